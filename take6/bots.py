@@ -1,0 +1,121 @@
+"""Bot policies, kept apart from the rules: the rules core never decides for a player.
+
+A bot is called only for a player who must act, and returns one of ``legal_actions(state, p)``.
+Randomness comes from the ``rng`` argument, so a game is reproducible from its seed.
+
+* ``random`` — a uniformly random legal action (card index, row index or pick index drawn with
+  ``rng.randrange``; the fast simulator in :mod:`take6.fastsim` draws the same numbers).
+* ``cheapest`` — a random card, but when it must choose a row it takes the cheapest one.
+* ``safe`` — the lowest card that takes nothing if placed on the table as it is now (ignoring
+  the others' cards); otherwise the card that takes the fewest heads; cheapest row when choosing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from take6.cards import HEADS, Card
+from take6.placement import Rows, Side, place
+from take6.state import Action, ChooseRow, Phase, Pick, Play, State
+
+
+class Bot(Protocol):
+    name: str
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action: ...
+
+
+def _row_cost(row: tuple[Card, ...]) -> tuple[int, int]:
+    return (sum(HEADS[c] for c in row), len(row))
+
+
+def cheapest_row(state: State, player: int) -> ChooseRow:
+    """The pending choice that takes the fewest heads (then fewest cards, then lowest row)."""
+    assert state.pending is not None
+    options = state.pending.placement.options
+    best = min(
+        options,
+        key=lambda m: (
+            _row_cost(state.rows[m.row])
+            if m.side is Side.TAKE or len(state.rows[m.row]) >= state.rules.row_capacity
+            else (0, 0),
+            m.row,
+        ),
+    )
+    return ChooseRow(player, best.row)
+
+
+def immediate_cost(rows: Rows, card: Card, state: State) -> int:
+    """Heads ``card`` would take if it were the only card placed on ``rows`` (a too-low card
+    counts the cheapest row)."""
+    pl = place(rows, card, state.rules)
+    costs = []
+    for m in pl.options:
+        row = rows[m.row]
+        if m.side is Side.TAKE or len(row) >= state.rules.row_capacity:
+            costs.append(sum(HEADS[c] for c in row))
+        else:
+            costs.append(0)
+    return min(costs)
+
+
+class RandomBot:
+    name = "random"
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        if state.phase is Phase.CHOOSE:
+            hand = state.hands[player]
+            if state.rules.pile_play:
+                return Play(player, hand[0])
+            return Play(player, hand[rng.randrange(len(hand))])
+        if state.phase is Phase.ROW_CHOICE:
+            assert state.pending is not None
+            options = state.pending.placement.options
+            return ChooseRow(player, options[rng.randrange(len(options))].row)
+        if state.phase is Phase.DRAFT:
+            return Pick(player, state.pool[rng.randrange(len(state.pool))])
+        raise ValueError(f"player {player + 1} has nothing to do in {state.describe()}")
+
+
+class CheapestRowBot(RandomBot):
+    name = "cheapest"
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        if state.phase is Phase.ROW_CHOICE:
+            return cheapest_row(state, player)
+        return super().act(state, player, rng)
+
+
+class SafeBot(RandomBot):
+    name = "safe"
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        if state.phase is Phase.ROW_CHOICE:
+            return cheapest_row(state, player)
+        if state.phase is Phase.CHOOSE and not state.rules.pile_play:
+            hand = state.hands[player]
+            best = min(hand, key=lambda c: (immediate_cost(state.rows, c, state), c))
+            return Play(player, best)
+        if state.phase is Phase.DRAFT:
+            # Take the cheapest card in heads; among equals, the one nearest the middle.
+            mid = (state.rules.deck_size + 1) / 2
+            return Pick(player, min(state.pool, key=lambda c: (HEADS[c], abs(c - mid), c)))
+        return super().act(state, player, rng)
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "cheapest": CheapestRowBot,
+    "safe": SafeBot,
+}
+"""Bot factories by name (the names the CLI accepts)."""
+
+
+def make_bot(name: str) -> Bot:
+    """The bot called ``name``; raises ``ValueError`` naming the known bots."""
+    try:
+        return BOTS[name]()
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None

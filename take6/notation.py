@@ -1,0 +1,344 @@
+"""Positions and their two notations: a compact text form (like chess FEN) and a JSON form.
+
+A *position* is the table between two turns: the variant (and its deck), the rows, every hand, the
+bull piles taken so far this round and the totals of earlier rounds.
+
+Compact notation (fields separated by single spaces; the last two are optional)::
+
+    VARIANT[:DECK] ROWS HANDS [PILES [TOTALS]]
+
+    logik:24 3/17,20/23/24 4,9|2,13
+    standard 12/37/43/58 14,61|15,44 -|55 0,12
+
+* ``VARIANT`` is ``standard``, ``taktik``, ``logik``, ``profi`` or ``kids``; ``:DECK`` names the
+  highest card of the deck (1..DECK). Without it a position may use any card 1..104.
+* ``ROWS``: rows separated by ``/``, each row's cards in ascending order separated by ``,``.
+* ``HANDS``: one hand per player separated by ``|`` (cards ascending; in Kids, pile order top
+  first); ``-`` is an empty hand.
+* ``PILES``: bull piles taken this round, same form as hands (``-`` empty).
+* ``TOTALS``: totals of earlier rounds, comma-separated integers.
+
+:func:`format_position` writes the canonical form (piles and totals only when not empty/zero), and
+``parse_position(format_position(p)) == p`` for every valid position.
+
+JSON form::
+
+    {"variant": "logik", "rows": [[3], [17, 20], [58], [96]], "hands": [[4, 90], [93, 2]],
+     "piles": [[], [55]], "totals": [0, 12], "deck": 104}
+
+``piles``, ``totals`` and ``deck`` are optional. Hands may be given in any order (they are sets)
+except in Kids, where a hand is a pile and its order is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from take6.cards import MAX_CARD, Card
+from take6.errors import NotationError, PositionError, RulesError
+from take6.rules import Rules, Variant
+
+Cards = tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A validated position between turns. Build with :meth:`create`, :func:`parse_position` or
+    :func:`position_from_json`; ``repr()`` evaluates back to an equal position."""
+
+    rules: Rules
+    rows: tuple[Cards, ...]
+    hands: tuple[Cards, ...]
+    piles: tuple[Cards, ...]
+    totals: tuple[int, ...]
+    named_deck: bool = False
+    """True when the position names its deck (``:DECK``); otherwise any card 1..104 is allowed."""
+
+    @classmethod
+    def create(
+        cls,
+        variant: Variant | str,
+        rows: Sequence[Sequence[int]],
+        hands: Sequence[Sequence[int]],
+        piles: Sequence[Sequence[int]] | None = None,
+        totals: Sequence[int] | None = None,
+        deck: int | None = None,
+    ) -> Position:
+        """Validate and build a position; raises :class:`PositionError` naming the problem."""
+        where = _describe_input(variant, rows, hands)
+        hands_t = tuple(_cards(h, f"hand {i + 1}", where) for i, h in enumerate(hands))
+        rows_t = tuple(_cards(r, f"row {i + 1}", where) for i, r in enumerate(rows))
+        n = len(hands_t)
+        piles_t = (
+            tuple(_cards(p, f"bull pile {i + 1}", where) for i, p in enumerate(piles))
+            if piles is not None
+            else tuple(() for _ in range(n))
+        )
+        totals_t = tuple(totals) if totals is not None else tuple(0 for _ in range(n))
+        if not 2 <= n <= 10:
+            raise PositionError(f"a position needs 2..10 hands, got {n} in {where}")
+        if deck is not None and (not isinstance(deck, int) or not 1 <= deck <= MAX_CARD):
+            raise PositionError(f"deck must be an integer 1..{MAX_CARD}, got {deck!r} in {where}")
+        sizes = {len(h) for h in hands_t}
+        if len(sizes) > 1:
+            raise PositionError(
+                f"hands have unequal sizes {[len(h) for h in hands_t]} (every player holds the "
+                f"same number of cards between turns) in {where}"
+            )
+        try:
+            base = Rules.for_variant(variant, players=n)
+            rules = base.with_(
+                hand_size=max(1, len(hands_t[0])),
+                deck_size=deck if deck is not None else MAX_CARD,
+            )
+        except RulesError as exc:
+            raise PositionError(f"{exc} in {where}") from None
+        pos = cls(rules, rows_t, _norm_hands(hands_t, rules), piles_t, totals_t, deck is not None)
+        pos.validate()
+        return pos
+
+    def validate(self) -> None:
+        """Raise :class:`PositionError` unless this is a legal position."""
+        where = f"position {format_position(self)!r}"
+        rules = self.rules
+        n = rules.players
+        if len(self.hands) != n:
+            raise PositionError(f"{len(self.hands)} hands for {n} players in {where}")
+        if len(self.piles) != n:
+            raise PositionError(f"{len(self.piles)} bull piles for {n} players in {where}")
+        if len(self.totals) != n:
+            raise PositionError(f"{len(self.totals)} totals for {n} players in {where}")
+        for i, t in enumerate(self.totals):
+            if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+                raise PositionError(
+                    f"total {i + 1} must be a non-negative integer, got {t!r} in {where}"
+                )
+        if len(self.rows) != rules.rows:
+            raise PositionError(
+                f"{len(self.rows)} rows, but {rules.variant.value} has {rules.rows} in {where}"
+            )
+        for i, row in enumerate(self.rows):
+            if not row:
+                raise PositionError(f"row {i + 1} is empty in {where}")
+            if len(row) > rules.row_capacity:
+                raise PositionError(
+                    f"row {i + 1} has {len(row)} cards, at most {rules.row_capacity} allowed "
+                    f"in {where}"
+                )
+            if any(a >= b for a, b in pairwise(row)):
+                raise PositionError(f"row {i + 1} {list(row)} is not strictly ascending in {where}")
+        seen: dict[int, str] = {}
+        groups = [(f"row {i + 1}", r) for i, r in enumerate(self.rows)]
+        groups += [(f"hand {i + 1}", h) for i, h in enumerate(self.hands)]
+        groups += [(f"bull pile {i + 1}", p) for i, p in enumerate(self.piles)]
+        for name, cards in groups:
+            for c in cards:
+                if not 1 <= c <= rules.deck_size:
+                    raise PositionError(
+                        f"card {c} in {name} is outside the deck 1..{rules.deck_size} in {where}"
+                    )
+                if c in seen:
+                    raise PositionError(f"card {c} appears twice ({seen[c]} and {name}) in {where}")
+                seen[c] = name
+        sizes = {len(h) for h in self.hands}
+        if len(sizes) > 1:
+            raise PositionError(f"hands have unequal sizes in {where}")
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def variant(self) -> Variant:
+        return self.rules.variant
+
+    def cards(self) -> frozenset[Card]:
+        """Every card in the position (rows, hands, bull piles)."""
+        out: set[Card] = set()
+        for group in (self.rows, self.hands, self.piles):
+            for cs in group:
+                out.update(cs)
+        return frozenset(out)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form as a dict (see the module docstring)."""
+        d: dict[str, Any] = {
+            "variant": self.rules.variant.value,
+            "rows": [list(r) for r in self.rows],
+            "hands": [list(h) for h in self.hands],
+        }
+        if any(self.piles):
+            d["piles"] = [list(p) for p in self.piles]
+        if any(self.totals):
+            d["totals"] = list(self.totals)
+        if self.named_deck:
+            d["deck"] = self.rules.deck_size
+        return d
+
+    def __str__(self) -> str:
+        return format_position(self)
+
+    def __repr__(self) -> str:
+        return f"parse_position({format_position(self)!r})"
+
+
+def _describe_input(variant: object, rows: object, hands: object) -> str:
+    v = variant.value if isinstance(variant, Variant) else variant
+    return f"position (variant={v!r}, rows={_plain(rows)}, hands={_plain(hands)})"
+
+
+def _plain(x: object) -> object:
+    if isinstance(x, (list, tuple)):
+        return [_plain(y) for y in x]
+    return x
+
+
+def _cards(cards: object, name: str, where: str) -> Cards:
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+        raise PositionError(f"{name} must be a list of cards, got {cards!r} in {where}")
+    out = []
+    for c in cards:
+        if not isinstance(c, int) or isinstance(c, bool):
+            raise PositionError(f"{name} holds {c!r}, which is not a card number in {where}")
+        out.append(c)
+    return tuple(out)
+
+
+def _norm_hands(hands: tuple[Cards, ...], rules: Rules) -> tuple[Cards, ...]:
+    if rules.pile_play:
+        return hands
+    return tuple(tuple(sorted(h)) for h in hands)
+
+
+def _fmt_cards(cards: Cards) -> str:
+    return ",".join(str(c) for c in cards) if cards else "-"
+
+
+def format_position(pos: Position) -> str:
+    """The canonical compact notation of ``pos``."""
+    head = pos.rules.variant.value
+    if pos.named_deck:
+        head += f":{pos.rules.deck_size}"
+    fields = [
+        head,
+        "/".join(",".join(str(c) for c in r) for r in pos.rows),
+        "|".join(_fmt_cards(h) for h in pos.hands),
+    ]
+    has_totals = any(pos.totals)
+    if any(pos.piles) or has_totals:
+        fields.append("|".join(_fmt_cards(p) for p in pos.piles))
+    if has_totals:
+        fields.append(",".join(str(t) for t in pos.totals))
+    return " ".join(fields)
+
+
+def _parse_int(tok: str, what: str, text: str) -> int:
+    t = tok.strip()
+    if not t or not (t.isdigit() or (t[0] in "+-" and t[1:].isdigit())) or not t.isascii():
+        raise NotationError(f"{what}: {tok!r} is not a number in {text!r}")
+    return int(t)
+
+
+def _parse_group(field: str, what: str, text: str) -> list[list[int]]:
+    out: list[list[int]] = []
+    for i, part in enumerate(field.split("|")):
+        if part == "-":
+            out.append([])
+        else:
+            out.append([_parse_int(t, f"{what} {i + 1}", text) for t in part.split(",")])
+    return out
+
+
+def parse_rows(field: str, text: str | None = None) -> list[list[int]]:
+    """Parse a ``/``-separated rows field such as ``12/37,40/43/58``."""
+    text = field if text is None else text
+    return [
+        [_parse_int(t, f"row {i + 1}", text) for t in part.split(",")]
+        for i, part in enumerate(field.split("/"))
+    ]
+
+
+def parse_position(text: str) -> Position:
+    """Parse the compact notation (see the module docstring)."""
+    if not isinstance(text, str):
+        raise NotationError(f"a position must be text, got {text!r}")
+    fields = text.strip().split()
+    if not 3 <= len(fields) <= 5:
+        raise NotationError(
+            f"a position has 3 to 5 space-separated fields (VARIANT ROWS HANDS [PILES [TOTALS]]), "
+            f"got {len(fields)} in {text!r}"
+        )
+    head = fields[0]
+    deck: int | None = None
+    if ":" in head:
+        head, _, deck_s = head.partition(":")
+        deck = _parse_int(deck_s, "deck", text)
+    if head not in {v.value for v in Variant}:
+        names = ", ".join(v.value for v in Variant)
+        raise NotationError(f"unknown variant {head!r} (known: {names}) in {text!r}")
+    rows = parse_rows(fields[1], text)
+    hands = _parse_group(fields[2], "hand", text)
+    piles = _parse_group(fields[3], "bull pile", text) if len(fields) > 3 else None
+    totals = (
+        [_parse_int(t, "total", text) for t in fields[4].split(",")] if len(fields) > 4 else None
+    )
+    if piles is not None and len(piles) != len(hands):
+        raise NotationError(f"{len(piles)} bull piles for {len(hands)} hands in {text!r}")
+    if totals is not None and len(totals) != len(hands):
+        raise NotationError(f"{len(totals)} totals for {len(hands)} hands in {text!r}")
+    return Position.create(head, rows, hands, piles, totals, deck)
+
+
+_JSON_KEYS = {"variant", "rows", "hands", "piles", "totals", "deck"}
+
+
+def position_from_json(data: Mapping[str, Any] | str) -> Position:
+    """Build a position from its JSON form (a dict, or a JSON string)."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"not valid JSON ({exc.msg} at char {exc.pos}): {data!r}") from None
+    if not isinstance(data, Mapping):
+        raise NotationError(f"a JSON position must be an object, got {data!r}")
+    unknown = set(data) - _JSON_KEYS
+    if unknown:
+        raise NotationError(
+            f"unknown key(s) {sorted(unknown)} in JSON position (known: {sorted(_JSON_KEYS)})"
+        )
+    for key in ("variant", "rows", "hands"):
+        if key not in data:
+            raise NotationError(f"JSON position lacks {key!r}: {dict(data)!r}")
+    variant = data["variant"]
+    if not isinstance(variant, str):
+        raise NotationError(f"variant must be a string, got {variant!r}")
+    for key in ("rows", "hands", "piles"):
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise NotationError(f"{key!r} must be a list of lists of cards, got {value!r}")
+    totals = data.get("totals")
+    if totals is not None and not isinstance(totals, list):
+        raise NotationError(f"'totals' must be a list of integers, got {totals!r}")
+    piles = data.get("piles")
+    if piles is not None and len(piles) != len(data["hands"]):
+        raise NotationError(f"{len(piles)} bull piles for {len(data['hands'])} hands")
+    if totals is not None and len(totals) != len(data["hands"]):
+        raise NotationError(f"{len(totals)} totals for {len(data['hands'])} hands")
+    deck = data.get("deck")
+    if deck is not None and (not isinstance(deck, int) or isinstance(deck, bool)):
+        raise NotationError(f"'deck' must be an integer, got {deck!r}")
+    try:
+        return Position.create(variant, data["rows"], data["hands"], piles, totals, deck)
+    except RulesError as exc:  # unknown variant
+        raise NotationError(str(exc)) from None
+
+
+def load_position(text: str) -> Position:
+    """Parse ``text`` as the compact notation, or as JSON when it starts with ``{``."""
+    if text.lstrip().startswith("{"):
+        return position_from_json(text)
+    return parse_position(text)
