@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from take6.cards import HEADS, Card
 from take6.errors import IllegalActionError, PositionError
 from take6.notation import Position, format_position
-from take6.placement import Move, Placement, Reason, Rows, apply_move, place
+from take6.placement import Move, Placement, Reason, Rows, Side, apply_move, place
 from take6.rules import Rules
 
 Hand = tuple[Card, ...]
@@ -88,6 +88,29 @@ class Pending:
     player: int
     card: Card
     placement: Placement
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Event: ``player``'s ``card`` went to ``row`` (0-based) by ``side``, taking ``taken``."""
+
+    player: int
+    card: Card
+    row: int
+    side: Side
+    taken: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class RoundScored:
+    """Event: round ``round`` ended; each player added ``heads[p]`` to their total."""
+
+    round: int
+    heads: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+Event = Placed | RoundScored
 
 
 @dataclass(frozen=True)
@@ -285,14 +308,25 @@ def _illegal(state: State, action: Action, why: str) -> IllegalActionError:
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+    return _apply(state, action, None)
+
+
+def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
+    """Like :func:`apply`, and also return what happened: every card placed (with what it
+    took) and the scoring of a round that ended, in order."""
+    events: list[Event] = []
+    return _apply(state, action, events), tuple(events)
+
+
+def _apply(state: State, action: Action, events: list[Event] | None) -> State:
     if isinstance(action, Deal):
         return _apply_deal(state, action)
     if isinstance(action, Pick):
         return _apply_pick(state, action)
     if isinstance(action, Play):
-        return _apply_play(state, action)
+        return _apply_play(state, action, events)
     if isinstance(action, ChooseRow):
-        return _apply_choose_row(state, action)
+        return _apply_choose_row(state, action, events)
     raise _illegal(state, action, "not an action")
 
 
@@ -353,7 +387,7 @@ def _apply_pick(state: State, action: Pick) -> State:
     return replace(state, hands=tuple(hands), pool=pool, picker=(p + 1) % rules.players)
 
 
-def _apply_play(state: State, action: Play) -> State:
+def _apply_play(state: State, action: Play, events: list[Event] | None) -> State:
     _check_player(state, action, Phase.CHOOSE)
     p, card = action.player, action.card
     hand = state.hands[p]
@@ -364,16 +398,18 @@ def _apply_play(state: State, action: Play) -> State:
     hands = list(state.hands)
     hands[p] = tuple(c for c in hand if c != card)
     if not state.rules.simultaneous:
-        return _resolve(replace(state, hands=tuple(hands), queue=((card, p),)))
+        return _resolve(replace(state, hands=tuple(hands), queue=((card, p),)), events)
     chosen = list(state.chosen)
     chosen[p] = card
     if any(c is None for c in chosen):
         return replace(state, hands=tuple(hands), chosen=tuple(chosen))
     queue = tuple(sorted((c, i) for i, c in enumerate(chosen) if c is not None))
-    return _resolve(replace(state, hands=tuple(hands), chosen=(None,) * state.players, queue=queue))
+    return _resolve(
+        replace(state, hands=tuple(hands), chosen=(None,) * state.players, queue=queue), events
+    )
 
 
-def _apply_choose_row(state: State, action: ChooseRow) -> State:
+def _apply_choose_row(state: State, action: ChooseRow, events: list[Event] | None) -> State:
     _check_player(state, action, Phase.ROW_CHOICE)
     pending = state.pending
     assert pending is not None
@@ -386,12 +422,15 @@ def _apply_choose_row(state: State, action: ChooseRow) -> State:
             f"card {pending.card} may take row {options} (0-based row "
             f"{action.row!r} is not one of them)",
         )
-    state = _put(state, pending.player, pending.card, move)
-    return _resolve(replace(state, pending=None, phase=Phase.CHOOSE))
+    state = _put(state, pending.player, pending.card, move, events)
+    return _resolve(replace(state, pending=None, phase=Phase.CHOOSE), events)
 
 
-def _put(state: State, player: int, card: Card, move: Move) -> State:
+def _put(state: State, player: int, card: Card, move: Move, events: list[Event] | None) -> State:
     rows, taken = apply_move(state.rows, card, move, state.rules.row_capacity)
+    if events is not None:
+        side = Side.TAKE if taken else move.side
+        events.append(Placed(player, card, move.row, side, taken))
     if taken:
         piles = list(state.piles)
         piles[player] = piles[player] + taken
@@ -399,18 +438,18 @@ def _put(state: State, player: int, card: Card, move: Move) -> State:
     return replace(state, rows=rows, queue=state.queue[1:])
 
 
-def _resolve(state: State) -> State:
+def _resolve(state: State, events: list[Event] | None) -> State:
     """Place the revealed cards in ascending order until a choice is needed or the turn ends."""
     while state.queue:
         card, p = state.queue[0]
         placement = place(state.rows, card, state.rules)
         if placement.reason is not Reason.FORCED:
             return replace(state, phase=Phase.ROW_CHOICE, pending=Pending(p, card, placement))
-        state = _put(state, p, card, placement.options[0])
-    return _end_turn(replace(state, phase=Phase.CHOOSE))
+        state = _put(state, p, card, placement.options[0], events)
+    return _end_turn(replace(state, phase=Phase.CHOOSE), events)
 
 
-def _end_turn(state: State) -> State:
+def _end_turn(state: State, events: list[Event] | None) -> State:
     rules = state.rules
     if not rules.simultaneous:
         nxt = state.picker + 1
@@ -420,12 +459,14 @@ def _end_turn(state: State) -> State:
     state = replace(state, turn=state.turn + 1)
     if any(state.hands):
         return state
-    return _end_round(state)
+    return _end_round(state, events)
 
 
-def _end_round(state: State) -> State:
+def _end_round(state: State, events: list[Event] | None) -> State:
     heads = tuple(state.round_heads(p) for p in range(state.players))
     totals = tuple(t + h for t, h in zip(state.totals, heads, strict=True))
+    if events is not None:
+        events.append(RoundScored(state.round, heads, totals))
     state = replace(state, totals=totals, round_scores=state.round_scores + (heads,))
     if state.rules.end.reached(totals, state.round):
         return replace(state, phase=Phase.GAME_OVER)
