@@ -81,3 +81,46 @@ def action_to_json(action: Action) -> dict[str, Any]:
     if isinstance(action, ChooseRow):
         return {"type": "row", "player": action.player, "row": action.row}
     raise TypeError(f"not an action: {action!r}")
+
+
+def rules_to_json(rules: Rules) -> dict[str, Any]:
+    """Every setting of ``rules`` as JSON-ready data (enums by value)."""
+    return {
+        "variant": rules.variant.value,
+        "players": rules.players,
+        "hand_size": rules.hand_size,
+        "rows": rules.rows,
+        "row_capacity": rules.row_capacity,
+        "deck_size": rules.deck_size,
+        "end": {
+            "target": rules.end.target,
+            "comparison": rules.end.comparison.value,
+            "rounds": rules.end.rounds,
+        },
+        "profi_left": rules.profi_left,
+        "profi_tie": rules.profi_tie.value,
+        "simultaneous": rules.simultaneous,
+        "pile_play": rules.pile_play,
+        "lowest_wins": rules.lowest_wins,
+        "draft": rules.draft,
+        "first_picker": rules.first_picker,
+        "rotate_first_picker": rules.rotate_first_picker,
+    }
+
+
+def record_to_json(record: GameRecord) -> dict[str, Any]:
+    """The JSON game record: settings, seed, bots, every action, per-round heads, final
+    ``scores`` (totals) and ``winners`` (0-based seats)."""
+    final = record.final
+    return {
+        "format": "take6-game-record",
+        "version": 1,
+        "rules": rules_to_json(record.rules),
+        "seed": record.seed,
+        "bots": list(record.bots),
+        "actions": [action_to_json(a) for a in record.actions],
+        "rounds": [list(r) for r in final.round_scores],
+        "scores": list(final.totals),
+        "winners": list(final.winners()) if final.is_over else [],
+        "finished": final.is_over,
+    }

@@ -191,9 +191,10 @@ def _describe_input(variant: object, rows: object, hands: object) -> str:
     return f"position (variant={v!r}, rows={_plain(rows)}, hands={_plain(hands)})"
 
 
-def _plain(x: object) -> object:
+def _plain(x: object, depth: int = 0) -> object:
     if isinstance(x, (list, tuple)):
-        return [_plain(y) for y in x]
+        # Rows and hands nest two deep; cut deeper (hostile) nesting before it recurses far.
+        return [_plain(y, depth + 1) for y in x] if depth < 3 else "..."
     return x
 
 
@@ -240,7 +241,10 @@ def _parse_int(tok: str, what: str, text: str) -> int:
     t = tok.strip()
     if not t or not (t.isdigit() or (t[0] in "+-" and t[1:].isdigit())) or not t.isascii():
         raise NotationError(f"{what}: {tok!r} is not a number in {text!r}")
-    return int(t)
+    try:
+        return int(t)
+    except ValueError:  # more digits than int() accepts (sys.get_int_max_str_digits)
+        raise NotationError(f"{what}: {len(t)}-digit number is too long in {text[:80]!r}") from None
 
 
 def _parse_group(field: str, what: str, text: str) -> list[list[int]]:
@@ -303,6 +307,8 @@ def position_from_json(data: Mapping[str, Any] | str) -> Position:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
             raise NotationError(f"not valid JSON ({exc.msg} at char {exc.pos}): {data!r}") from None
+        except (ValueError, RecursionError) as exc:  # too-long integer, too-deep nesting
+            raise NotationError(f"not valid JSON ({exc}): {data[:80]!r}") from None
     if not isinstance(data, Mapping):
         raise NotationError(f"a JSON position must be an object, got {data!r}")
     unknown = set(data) - _JSON_KEYS

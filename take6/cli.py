@@ -1,0 +1,397 @@
+"""The ``take6`` command: a front end over the packages.
+
+``take6 turn`` (rules calculator) and ``take6 play`` (bot games) live here; other packages add
+subcommands through the ``take6.commands`` entry-point group (``verify`` from ``proofs``,
+``solve``/``check-certificate`` from ``solver``), so the rules core imports none of them.
+
+Every error is one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import Any, NoReturn
+
+from rich.console import Console
+
+from take6.bots import BOTS, make_bot
+from take6.cards import HEADS
+from take6.display import cards_text, rows_table, scores_table
+from take6.errors import Take6Error
+from take6.game import action_to_json, play_game, record_to_json
+from take6.notation import Position, parse_rows
+from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
+from take6.state import (
+    ChooseRow,
+    Event,
+    Phase,
+    Placed,
+    Play,
+    RoundScored,
+    State,
+    from_position,
+    step,
+)
+
+EXIT_USAGE = 2
+
+
+class CliError(Take6Error):
+    """A wrong command-line argument."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line (and exit 2), not usage + error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _cards_arg(text: str, what: str) -> list[int]:
+    out = []
+    for tok in text.split(","):
+        t = tok.strip()
+        if not t.isdigit() or not t.isascii():
+            raise CliError(f"{what}: {tok!r} is not a card number in {text!r}")
+        out.append(int(t))
+    return out
+
+
+def _variant_names() -> list[str]:
+    return [v.value for v in Variant]
+
+
+# -- take6 turn -----------------------------------------------------------------------------
+
+
+def _add_turn(sub: Any) -> None:
+    p = sub.add_parser(
+        "turn",
+        help="rules calculator: resolve one turn on a given table",
+        description=(
+            "Resolve one turn: player i plays the i-th card of --plays on the rows --rows. "
+            "Cards are placed lowest first; a too-low card (or, in Profi, a tie or a card "
+            "that fits nowhere) needs its owner's row, given in order by --choose."
+        ),
+        epilog='example: take6 turn --rows "12/37/43/58" --plays 14,15,44,61',
+    )
+    p.add_argument("--rows", required=True, help='rows separated by "/", cards by ","')
+    p.add_argument("--plays", required=True, help="the cards played, one per player, by ','")
+    p.add_argument(
+        "--choose",
+        default="",
+        help="row numbers (1-based), in order, for each card whose owner must choose",
+    )
+    p.add_argument("--variant", default="standard", choices=_variant_names())
+    p.add_argument(
+        "--profi-tie",
+        default=ProfiTie.OWNER_CHOOSES.value,
+        choices=[t.value for t in ProfiTie],
+        help="Profi: who settles a left/right tie (default: the owner chooses)",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_run_turn)
+
+
+def resolve_turn(
+    rows: Sequence[Sequence[int]],
+    plays: Sequence[int],
+    choices: Sequence[int],
+    variant: str = "standard",
+    profi_tie: ProfiTie = ProfiTie.OWNER_CHOOSES,
+) -> tuple[State, list[Event], list[int]]:
+    """Play one turn; ``choices`` are 1-based rows for the pending decisions, in order.
+
+    Returns the state after the turn, the events and the choices used (1-based)."""
+    pos = Position.create(variant, rows, [[c] for c in plays])
+    one_turn = pos.rules.with_(end=EndCondition(target=None, rounds=1), profi_tie=profi_tie)
+    state = from_position(dataclasses.replace(pos, rules=one_turn))
+    events: list[Event] = []
+    remaining = list(choices)
+    used: list[int] = []
+    while state.phase in (Phase.CHOOSE, Phase.ROW_CHOICE):
+        if state.phase is Phase.CHOOSE:
+            player = state.to_act()[0]
+            state, evs = step(state, Play(player, plays[player]))
+        else:
+            assert state.pending is not None
+            pend = state.pending
+            allowed = [m.row + 1 for m in pend.placement.options]
+            names = ", ".join(map(str, allowed))
+            why = {
+                "too-low": "is too low for every row",
+                "no-fit": "fits no row",
+                "tie": "is as close to a row's start as to another row's end",
+            }[pend.placement.reason.value]
+            if not remaining:
+                raise CliError(
+                    f"card {pend.card} (player {pend.player + 1}) {why}: give the row it "
+                    f"takes with --choose (one of rows {names})"
+                )
+            row = remaining.pop(0)
+            if row not in allowed:
+                raise CliError(
+                    f"--choose {row} is not allowed for card {pend.card} (player "
+                    f"{pend.player + 1}), which {why}: choose one of rows {names}"
+                )
+            used.append(row)
+            state, evs = step(state, ChooseRow(pend.player, row - 1))
+        events.extend(evs)
+    if remaining:
+        raise CliError(
+            f"--choose gave {len(choices)} row choice(s) but this turn needed {len(used)}"
+        )
+    return state, events, used
+
+
+def _run_turn(args: argparse.Namespace) -> int:
+    rows = parse_rows(args.rows)
+    plays = _cards_arg(args.plays, "--plays")
+    choices = _cards_arg(args.choose, "--choose") if args.choose else []
+    state, events, used = resolve_turn(rows, plays, choices, args.variant, ProfiTie(args.profi_tie))
+    n = len(plays)
+    taken: list[list[int]] = [[] for _ in range(n)]
+    placed = [e for e in events if isinstance(e, Placed)]
+    for e in placed:
+        taken[e.player].extend(e.taken)
+    heads = [sum(HEADS[c] for c in t) for t in taken]
+    if args.json:
+        out = {
+            "variant": args.variant,
+            "rows": [list(r) for r in state.rows],
+            "plays": plays,
+            "choices": used,
+            "taken": taken,
+            "heads": heads,
+            "placements": [
+                {
+                    "player": e.player + 1,
+                    "card": e.card,
+                    "row": e.row + 1,
+                    "side": e.side.value,
+                    "taken": list(e.taken),
+                }
+                for e in placed
+            ],
+        }
+        print(json.dumps(out))
+        return 0
+    console = Console(highlight=False)
+    for e in placed:
+        how = {
+            "right": "goes to the end of",
+            "left": "goes to the start of",
+            "take": "takes",
+        }[e.side.value]
+        line = f"player {e.player + 1}: {e.card} {how} row {e.row + 1}"
+        if e.taken:
+            line += f" ({', '.join(map(str, e.taken))}: {sum(HEADS[c] for c in e.taken)} heads)"
+        console.print(line)
+    console.print()
+    console.print("Rows after the turn:")
+    console.print(rows_table(state.rows))
+    console.print()
+    for p in range(n):
+        console.print(
+            f"player {p + 1}: played {plays[p]}, took ",
+            cards_text(taken[p]),
+            f" = {heads[p]} heads",
+            sep="",
+        )
+    return 0
+
+
+# -- take6 play -----------------------------------------------------------------------------
+
+
+def _add_play(sub: Any) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a whole game between bots",
+        description="Play a game between bots and print its log, or its JSON game record.",
+        epilog="example: take6 play --variant standard --players 4 --seed 1 --bots safe,random",
+    )
+    p.add_argument("--variant", default="standard", choices=_variant_names())
+    p.add_argument("--players", type=int, default=4, help="number of players (2..10)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the bots")
+    p.add_argument(
+        "--bots",
+        default="safe",
+        help=f"one bot for everyone or one per player, by ',' (known: {', '.join(BOTS)})",
+    )
+    p.add_argument("--target", type=int, default=None, help="end target total (default 66)")
+    p.add_argument(
+        "--above",
+        action="store_true",
+        help="end only when a total is strictly above the target (Category 5 style)",
+    )
+    p.add_argument("--rounds", type=int, default=None, help="end after this many rounds")
+    p.add_argument("--hand-size", type=int, default=None, help="cards per hand (studies)")
+    p.add_argument(
+        "--first-picker",
+        default="1",
+        help="Logik: seat (1-based) that picks first, or 'random' (drawn from the seed)",
+    )
+    p.add_argument(
+        "--profi-tie",
+        default=ProfiTie.OWNER_CHOOSES.value,
+        choices=[t.value for t in ProfiTie],
+    )
+    p.add_argument("--json", action="store_true", help="print the JSON game record")
+    p.add_argument("--summary", action="store_true", help="print only the scores")
+    p.set_defaults(func=_run_play)
+
+
+def _build_rules(args: argparse.Namespace) -> Rules:
+    overrides: dict[str, Any] = {"profi_tie": ProfiTie(args.profi_tie)}
+    if args.hand_size is not None:
+        overrides["hand_size"] = args.hand_size
+    if args.target is not None or args.rounds is not None or args.above:
+        base = Rules.for_variant(args.variant, players=args.players)
+        target = args.target if args.target is not None else base.end.target
+        if args.rounds is not None and args.target is None and args.variant == "kids":
+            target = None
+        overrides["end"] = EndCondition(
+            target=target,
+            comparison=Comparison.ABOVE if args.above else Comparison.AT_LEAST,
+            rounds=args.rounds if args.rounds is not None else base.end.rounds,
+        )
+    if args.first_picker == "random":
+        if not 2 <= args.players <= 10:
+            raise CliError(f"--players must be 2..10, got {args.players}")
+        overrides["first_picker"] = random.Random(f"first-picker:{args.seed}").randrange(
+            args.players
+        )
+    else:
+        seat = _cards_arg(args.first_picker, "--first-picker")
+        if len(seat) != 1:
+            raise CliError(f"--first-picker takes one seat, got {args.first_picker!r}")
+        overrides["first_picker"] = seat[0] - 1
+    return Rules.for_variant(args.variant, players=args.players, **overrides)
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    rules = _build_rules(args)
+    names = [b.strip() for b in args.bots.split(",")]
+    if len(names) == 1:
+        names *= rules.players
+    if len(names) != rules.players:
+        raise CliError(f"--bots names {len(names)} bots for {rules.players} players")
+    bots = [make_bot(name) for name in names]
+    record = play_game(rules, bots, args.seed)
+    final = record.final
+    if args.json:
+        print(json.dumps(record_to_json(record)))
+        return 0
+    console = Console(highlight=False)
+    players = [f"P{p + 1} ({names[p]})" for p in range(rules.players)]
+    if not args.summary:
+        _print_log(console, record.states, record.actions, players)
+    console.rule(f"Final scores ({rules.variant.value}, {rules.players} players, seed {args.seed})")
+    console.print(scores_table(players, final.round_scores, final.totals, final.winners()))
+    won = ", ".join(f"P{p + 1}" for p in final.winners())
+    best = "most" if not rules.lowest_wins else "fewest"
+    console.print(f"Winner{'s' if len(final.winners()) > 1 else ''}: {won} ({best} heads)")
+    return 0
+
+
+def _print_log(
+    console: Console, states: Sequence[State], actions: Sequence[Any], players: Sequence[str]
+) -> None:
+    plays: list[str] = []
+    for before, action in zip(states, actions, strict=False):
+        after_state, events = step(before, action)
+        kind = action_to_json(action)["type"]
+        if kind == "deal" or (kind == "pick" and after_state.phase is Phase.CHOOSE):
+            console.rule(f"Round {after_state.round}")
+            if after_state.rules.draft:
+                for p, hand in enumerate(after_state.hands):
+                    console.print(f"{players[p]} drafted ", cards_text(hand), sep="")
+            console.print(rows_table(after_state.rows))
+        if isinstance(action, Play):
+            plays.append(f"P{action.player + 1} {action.card}")
+        if isinstance(action, ChooseRow):
+            plays.append(f"(P{action.player + 1} chooses row {action.row + 1})")
+        placed = [e for e in events if isinstance(e, Placed)]
+        takes = [
+            f"P{e.player + 1} takes row {e.row + 1} "
+            f"({', '.join(map(str, e.taken))}: {sum(HEADS[c] for c in e.taken)})"
+            for e in placed
+            if e.taken
+        ]
+        turn_over = (
+            isinstance(action, (Play, ChooseRow))
+            and not after_state.queue
+            and after_state.phase is not Phase.ROW_CHOICE
+            and all(c is None for c in after_state.chosen)
+            and (after_state.rules.simultaneous or after_state.picker == 0)
+        )
+        if takes:
+            plays.append("→ " + "; ".join(takes))
+        if turn_over:
+            console.print(f"turn {before.turn + 1}: " + "  ".join(plays))
+            plays = []
+        for e in events:
+            if isinstance(e, RoundScored):
+                console.print(
+                    "round "
+                    f"{e.round} heads: "
+                    + ", ".join(f"P{p + 1} {h}" for p, h in enumerate(e.heads))
+                    + " | totals: "
+                    + ", ".join(f"P{p + 1} {t}" for p, t in enumerate(e.totals))
+                )
+
+
+# -- dispatcher -----------------------------------------------------------------------------
+
+
+def _plugins() -> list[Callable[[Any], None]]:
+    out = []
+    for ep in sorted(metadata.entry_points(group="take6.commands"), key=lambda e: e.name):
+        try:
+            out.append(ep.load())
+        except ModuleNotFoundError as exc:  # an optional package not installed
+            print(f"take6: warning: command {ep.name!r} unavailable ({exc})", file=sys.stderr)
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="take6",
+        description="6 nimmt! rules engine, rules verifier and exact solver.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    _add_turn(sub)
+    _add_play(sub)
+    for register in _plugins():
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; return its exit status (0 ok, 1 a check failed, 2 bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        code = args.func(args)
+        return int(code)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2, already printed)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    except (ValueError, OSError) as exc:
+        message = " ".join(str(exc).split())
+        print(f"take6: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("take6: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""Terminal display with rich: rows with their bull heads, hands, scores. No rules here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+
+from take6.cards import HEADS, Card
+
+
+def card_text(card: Card) -> Text:
+    """A card with its heads as a superscript-like suffix, coloured by heads."""
+    h = HEADS[card]
+    style = {1: "", 2: "cyan", 3: "yellow", 5: "red", 7: "bold magenta"}[h]
+    return Text(f"{card}", style=style) + Text(f"·{h}" if h > 1 else "", style="dim")
+
+
+def cards_text(cards: Sequence[Card]) -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out += Text(" ")
+        out += card_text(c)
+    return out if cards else Text("-", style="dim")
+
+
+def rows_table(rows: Sequence[Sequence[Card]], title: str | None = None) -> Table:
+    """The table's rows: number, cards (with heads), length and heads of each row."""
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("row", justify="right")
+    table.add_column("cards")
+    table.add_column("n", justify="right")
+    table.add_column("heads", justify="right")
+    for i, row in enumerate(rows):
+        table.add_row(str(i + 1), cards_text(row), str(len(row)), str(sum(HEADS[c] for c in row)))
+    return table
+
+
+def scores_table(
+    names: Sequence[str],
+    round_scores: Sequence[Sequence[int]],
+    totals: Sequence[int],
+    winners: Sequence[int] = (),
+    title: str | None = None,
+) -> Table:
+    """Heads per round and totals per player; winners marked."""
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("player")
+    for r in range(len(round_scores)):
+        table.add_column(f"R{r + 1}", justify="right")
+    table.add_column("total", justify="right", style="bold")
+    for p, name in enumerate(names):
+        mark = " ★" if p in winners else ""
+        table.add_row(name + mark, *(str(rs[p]) for rs in round_scores), str(totals[p]))
+    return table
