@@ -5,7 +5,8 @@ Randomness comes from the ``rng`` argument, so a game is reproducible from its s
 
 * ``random`` — a uniformly random legal action (card index, row index or pick index drawn with
   ``rng.randrange``; the fast simulator in :mod:`take6.fastsim` draws the same numbers).
-* ``cheapest`` — a random card, but when it must choose a row it takes the cheapest one.
+* ``cheapest`` — a random card, but when it must choose a row it takes the cheapest one (in
+  Kids, where the most heads win, the dearest one).
 * ``safe`` — the lowest card that takes nothing if placed on the table as it is now (ignoring
   the others' cards); otherwise the card that takes the fewest heads; cheapest row when choosing.
 """
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from take6.cards import HEADS, Card
-from take6.placement import Rows, Side, place
+from take6.placement import Move, Rows, Side, place
 from take6.state import Action, ChooseRow, Phase, Pick, Play, State
 
 
@@ -32,19 +33,21 @@ def _row_cost(row: tuple[Card, ...]) -> tuple[int, int]:
 
 
 def cheapest_row(state: State, player: int) -> ChooseRow:
-    """The pending choice that takes the fewest heads (then fewest cards, then lowest row)."""
+    """The pending choice that takes the fewest heads (then fewest cards, then lowest row).
+
+    When the most heads win (Kids) it is the other way round: the row with the most heads."""
     assert state.pending is not None
     options = state.pending.placement.options
-    best = min(
-        options,
-        key=lambda m: (
-            _row_cost(state.rows[m.row])
-            if m.side is Side.TAKE or len(state.rows[m.row]) >= state.rules.row_capacity
-            else (0, 0),
-            m.row,
-        ),
-    )
-    return ChooseRow(player, best.row)
+    sign = 1 if state.rules.lowest_wins else -1
+
+    def cost(m: Move) -> tuple[int, int, int]:
+        row = state.rows[m.row]
+        if m.side is Side.TAKE or len(row) >= state.rules.row_capacity:
+            heads, n = _row_cost(row)
+            return (sign * heads, sign * n, m.row)
+        return (0, 0, m.row)
+
+    return ChooseRow(player, min(options, key=cost).row)
 
 
 def immediate_cost(rows: Rows, card: Card, state: State) -> int:
