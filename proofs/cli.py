@@ -1,0 +1,56 @@
+"""``take6 verify``: run every proof obligation and report (exit 0 when all give their expected
+result, 1 otherwise). Registered with the ``take6`` dispatcher through the ``take6.commands``
+entry point."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+
+from proofs import registry, report
+
+
+class VerifyUsageError(ValueError):
+    """Bad arguments to ``take6 verify`` (e.g. an unknown obligation name)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``verify`` subcommand to the dispatcher's ``subparsers``."""
+    parser = subparsers.add_parser(
+        "verify",
+        help="prove the rules with z3 and report the findings in the sources",
+        description=(
+            "Run every proof obligation (deck facts, placement determinism, invariants, "
+            "termination, and the sources' wording) and print a report. Exit status 0 when every "
+            "obligation gives its expected result, 1 otherwise."
+        ),
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="NAME",
+        help="run only this obligation (repeatable; a prefix such as 'deck.' selects a group)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the obligations ``args`` select; print the report; return the exit status."""
+    every = registry.obligations()
+    only: list[str] | None = getattr(args, "only", None)
+    selected = every
+    if only:
+        selected = [ob for ob in every if any(ob.name.startswith(p) for p in only)]
+        unmatched = [p for p in only if not any(ob.name.startswith(p) for ob in every)]
+        if unmatched:
+            names = ", ".join(ob.name for ob in every)
+            raise VerifyUsageError(f"no obligation named {unmatched[0]!r} (known: {names})")
+    outcomes = registry.run_all(selected)
+    if getattr(args, "json", False):
+        print(report.dumps(outcomes))
+    else:
+        report.render(outcomes, Console())
+    return 0 if report.all_ok(outcomes) else 1
