@@ -303,12 +303,13 @@ _JSON_KEYS = {"variant", "rows", "hands", "piles", "totals", "deck"}
 def position_from_json(data: Mapping[str, Any] | str) -> Position:
     """Build a position from its JSON form (a dict, or a JSON string)."""
     if isinstance(data, str):
+        text = data
         try:
-            data = json.loads(data)
+            data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise NotationError(f"not valid JSON ({exc.msg} at char {exc.pos}): {data!r}") from None
+            raise NotationError(f"not valid JSON ({exc.msg} at char {exc.pos}): {text!r}") from None
         except (ValueError, RecursionError) as exc:  # too-long integer, too-deep nesting
-            raise NotationError(f"not valid JSON ({exc}): {data[:80]!r}") from None
+            raise NotationError(f"not valid JSON ({exc}): {text[:80]!r}") from None
     if not isinstance(data, Mapping):
         raise NotationError(f"a JSON position must be an object, got {data!r}")
     unknown = set(data) - _JSON_KEYS
@@ -322,6 +323,9 @@ def position_from_json(data: Mapping[str, Any] | str) -> Position:
     variant = data["variant"]
     if not isinstance(variant, str):
         raise NotationError(f"variant must be a string, got {variant!r}")
+    if variant not in {v.value for v in Variant}:
+        names = ", ".join(v.value for v in Variant)
+        raise NotationError(f"unknown variant {variant!r} (known: {names}) in JSON position")
     for key in ("rows", "hands", "piles"):
         value = data.get(key, [])
         if not isinstance(value, list):

@@ -1,4 +1,4 @@
-"""Deck facts (rules brief, "Cards"; seed 000's table), checked against an independent restatement."""
+"""Deck facts (rules brief, "Cards"; seed 000's table), checked against a restatement here."""
 
 from __future__ import annotations
 
