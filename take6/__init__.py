@@ -12,6 +12,7 @@ Phase.CHOOSE
 
 from take6.cards import HEADS, MAX_CARD, TOTAL_HEADS, Card, deck, heads, total_heads
 from take6.errors import (
+    CardError,
     IllegalActionError,
     NotationError,
     PositionError,
@@ -54,6 +55,7 @@ __all__ = [
     "TOTAL_HEADS",
     "Action",
     "Card",
+    "CardError",
     "ChooseRow",
     "Comparison",
     "Deal",

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from take6.errors import CardError
+
 Card = int
 """A card is its number, 1..104."""
 
@@ -43,7 +45,7 @@ HEADS: tuple[int, ...] = (0,) + tuple(_heads_rule(c) for c in range(MIN_CARD, MA
 def heads(card: Card) -> int:
     """Bull heads printed on ``card`` (1..104)."""
     if not MIN_CARD <= card <= MAX_CARD:
-        raise ValueError(f"no such card: {card!r} (cards are {MIN_CARD}..{MAX_CARD})")
+        raise CardError(f"no such card: {card!r} (cards are {MIN_CARD}..{MAX_CARD})")
     return HEADS[card]
 
 
@@ -55,5 +57,5 @@ def total_heads(cards: Iterable[Card]) -> int:
 def deck(size: int = MAX_CARD) -> tuple[Card, ...]:
     """The cards 1..size (the full deck, or a Taktik/Logik deck)."""
     if not 1 <= size <= MAX_CARD:
-        raise ValueError(f"deck size {size!r} out of range 1..{MAX_CARD}")
+        raise CardError(f"deck size {size!r} out of range 1..{MAX_CARD}")
     return tuple(range(MIN_CARD, size + 1))

@@ -7,6 +7,10 @@ class Take6Error(ValueError):
     """Base class of every error the rules core raises on bad input."""
 
 
+class CardError(Take6Error):
+    """A number that is not a card (cards are 1..104), or an impossible deck size."""
+
+
 class RulesError(Take6Error):
     """Inconsistent settings (e.g. Kids with 7 players: 15*7 + 5 > 104)."""
 

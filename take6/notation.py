@@ -55,8 +55,6 @@ class Position:
     hands: tuple[Cards, ...]
     piles: tuple[Cards, ...]
     totals: tuple[int, ...]
-    named_deck: bool = False
-    """True when the position names its deck (``:DECK``); otherwise any card 1..104 is allowed."""
 
     @classmethod
     def create(
@@ -97,7 +95,7 @@ class Position:
             )
         except RulesError as exc:
             raise PositionError(f"{exc} in {where}") from None
-        pos = cls(rules, rows_t, _norm_hands(hands_t, rules), piles_t, totals_t, deck is not None)
+        pos = cls(rules, rows_t, _norm_hands(hands_t, rules), piles_t, totals_t)
         pos.validate()
         return pos
 
@@ -147,6 +145,11 @@ class Position:
         sizes = {len(h) for h in self.hands}
         if len(sizes) > 1:
             raise PositionError(f"hands have unequal sizes in {where}")
+
+    @property
+    def named_deck(self) -> bool:
+        """True when the deck is not the full 1..104 (written ``VARIANT:DECK``)."""
+        return self.rules.deck_size != MAX_CARD
 
     @property
     def players(self) -> int:

@@ -194,17 +194,17 @@ class State:
                 f"a position exists only between turns; the game is in {self.phase.value} "
                 f"({self.describe()})"
             )
-        return Position(self.rules, self.rows, self.hands, self.piles, self.totals, True)
+        return Position(self.rules, self.rows, self.hands, self.piles, self.totals)
 
     def describe(self) -> str:
         """One line naming the state, for error messages."""
         text = f"round {self.round}, turn {self.turn + 1}, {self.phase.value}"
         if self.phase in (Phase.CHOOSE, Phase.ROW_CHOICE) and self.rows:
-            table = Position(self.rules, self.rows, self.hands, self.piles, self.totals, True)
+            table = Position(self.rules, self.rows, self.hands, self.piles, self.totals)
             text += f": {format_position(table)}"
         if self.pending is not None:
             p = self.pending
-            text += f"; player {p.player + 1} must place {p.card}"
+            text += f"; seat {p.player} must place {p.card}"
         return text
 
     def winners(self) -> tuple[int, ...]:
@@ -226,14 +226,17 @@ def new_game(rules: Rules) -> State:
 
 
 def from_position(pos: Position) -> State:
-    """A state in the choose phase at ``pos`` (round 1, the turn implied by the hand size)."""
+    """A state in the choose phase at ``pos`` (round 1; ``turn`` counts from this position).
+
+    A position whose hands are empty is the end of a round: its bull piles are scored at once.
+    Later rounds are played with the position's rules (its deck, and its hand size as the deal)."""
     n = pos.players
     on_table = pos.cards()
     rest = tuple(c for c in pos.rules.deck() if c not in on_table)
-    return State(
+    state = State(
         rules=pos.rules,
-        phase=Phase.CHOOSE if pos.hands[0] else Phase.GAME_OVER,
-        turn=max(0, pos.rules.hand_size - len(pos.hands[0])) if pos.hands[0] else 0,
+        phase=Phase.CHOOSE,
+        turn=0,
         rows=pos.rows,
         hands=pos.hands,
         piles=pos.piles,
@@ -241,6 +244,9 @@ def from_position(pos: Position) -> State:
         set_aside=rest,
         chosen=(None,) * n,
     )
+    if not any(pos.hands):  # the round is over: score it (and start the next or end the game)
+        return _end_round(state, None)
+    return state
 
 
 def random_deal(state: State, rng: random.Random) -> Deal:
@@ -344,7 +350,7 @@ def _check_player(state: State, action: Pick | Play | ChooseRow, phase: Phase) -
     if not isinstance(p, int) or not 0 <= p < state.players:
         raise _illegal(state, action, f"no player {p!r} (seats are 0..{state.players - 1})")
     if p not in state.to_act():
-        raise _illegal(state, action, f"player {p + 1} is not to act")
+        raise _illegal(state, action, f"seat {p} is not to act")
 
 
 def _apply_deal(state: State, action: Deal) -> State:
@@ -392,9 +398,9 @@ def _apply_play(state: State, action: Play, events: list[Event] | None) -> State
     p, card = action.player, action.card
     hand = state.hands[p]
     if card not in hand:
-        raise _illegal(state, action, f"card {card!r} is not in player {p + 1}'s hand")
+        raise _illegal(state, action, f"card {card!r} is not in seat {p}'s hand")
     if state.rules.pile_play and card != hand[0]:
-        raise _illegal(state, action, f"player {p + 1} must turn up the top card {hand[0]}")
+        raise _illegal(state, action, f"seat {p} must turn up the top card {hand[0]}")
     hands = list(state.hands)
     hands[p] = tuple(c for c in hand if c != card)
     if not state.rules.simultaneous:

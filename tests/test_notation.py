@@ -119,7 +119,8 @@ def test_json_example_from_the_brief() -> None:
     assert load_position("  " + json.dumps(data)) == p
     full = {**data, "piles": [[], [55]], "totals": [0, 12], "deck": 104}
     q = position_from_json(full)
-    assert q.piles == ((), (55,)) and q.totals == (0, 12) and q.named_deck
+    assert q.piles == ((), (55,)) and q.totals == (0, 12) and q.rules.deck_size == 104
+    assert not q.named_deck  # the full deck needs no name: "deck": 104 formats as plain "logik"
 
 
 # -- malformed input: the text form ------------------------------------------------------------

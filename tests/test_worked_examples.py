@@ -189,7 +189,7 @@ def test_illegal_action_names_action_and_state() -> None:
         apply(s, Play(0, 5))
     msg = str(exc.value)
     assert "Play(player=0, card=5)" in msg
-    assert "not in player 1's hand" in msg
+    assert "not in seat 0's hand" in msg
     assert "round 1, turn 1" in msg and "3/20/58/96" in msg
     assert "\n" not in msg
 
