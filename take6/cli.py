@@ -1,8 +1,9 @@
 """The ``take6`` command: a front end over the packages.
 
-``take6 turn`` (rules calculator) and ``take6 play`` (bot games) live here; other packages add
-subcommands through the ``take6.commands`` entry-point group (``verify`` from ``proofs``,
-``solve``/``check-certificate`` from ``solver``), so the rules core imports none of them.
+``take6 turn`` (rules calculator), ``take6 play`` (bot games) and ``take6 replay`` (check a game
+record) live here; other packages add subcommands through the ``take6.commands`` entry-point
+group (``verify`` from ``proofs``, ``solve``/``check-certificate`` from ``solver``), so the rules
+core imports none of them.
 
 Every error is one line on stderr and exit status 2, never a traceback.
 """
@@ -26,6 +27,7 @@ from take6.display import cards_text, rows_table, scores_table
 from take6.errors import Take6Error
 from take6.game import action_to_json, play_game, record_to_json
 from take6.notation import Position, parse_rows
+from take6.record import load_record, replay
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
 from take6.state import (
     ChooseRow,
@@ -348,6 +350,39 @@ def _print_log(
                 )
 
 
+# -- take6 replay ---------------------------------------------------------------------------
+
+
+def _add_replay(sub: Any) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="check a JSON game record by replaying it through the rules engine",
+        description=(
+            "Replay a JSON game record (docs/records.md) through the reference engine. Exit 0 "
+            "when every action is legal and the recorded rounds, scores and winners match the "
+            "replay; 1 when they do not (naming the step and the action); 2 on malformed input."
+        ),
+        epilog="example: take6 play --json > game.json && take6 replay game.json",
+    )
+    p.add_argument("file", metavar="FILE", help="the JSON game record ('-' reads stdin)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_run_replay)
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    result = replay(load_record(text))
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.message())
+    return 0 if result.ok else 1
+
+
 # -- dispatcher -----------------------------------------------------------------------------
 
 
@@ -370,6 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     _add_turn(sub)
     _add_play(sub)
+    _add_replay(sub)
     for register in _plugins():
         register(sub)
     return parser

@@ -1,4 +1,8 @@
-"""Playing whole games between bots, and the game record (every action, replayable)."""
+"""Playing whole games between bots, and the game record (every action, replayable).
+
+The record format itself lives in :mod:`take6.record`; ``action_to_json``, ``rules_to_json`` and
+``record_to_json`` stay importable from here.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from take6.bots import Bot
+from take6.record import Record, action_to_json, rules_to_json
 from take6.rules import Rules
 from take6.state import (
     Action,
-    ChooseRow,
-    Deal,
     Phase,
-    Pick,
-    Play,
     State,
     apply,
     new_game,
@@ -48,6 +49,7 @@ def play_game(
 ) -> GameRecord:
     """Play a game from the first deal to the end. One ``random.Random(seed)`` drives both the
     shuffles and the bots, in the order they act (simultaneous choices in seat order)."""
+    rules.check_always_ends()
     if len(bots) != rules.players:
         raise ValueError(f"{len(bots)} bots for {rules.players} players")
     rng = random.Random(seed)
@@ -70,57 +72,11 @@ def play_game(
     raise RuntimeError(f"game did not end within {max_actions} actions")
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
-    """A JSON-ready dict of ``action`` (players 0-based, rows 0-based)."""
-    if isinstance(action, Deal):
-        return {"type": "deal", "order": list(action.order)}
-    if isinstance(action, Pick):
-        return {"type": "pick", "player": action.player, "card": action.card}
-    if isinstance(action, Play):
-        return {"type": "play", "player": action.player, "card": action.card}
-    if isinstance(action, ChooseRow):
-        return {"type": "row", "player": action.player, "row": action.row}
-    raise TypeError(f"not an action: {action!r}")
-
-
-def rules_to_json(rules: Rules) -> dict[str, Any]:
-    """Every setting of ``rules`` as JSON-ready data (enums by value)."""
-    return {
-        "variant": rules.variant.value,
-        "players": rules.players,
-        "hand_size": rules.hand_size,
-        "rows": rules.rows,
-        "row_capacity": rules.row_capacity,
-        "deck_size": rules.deck_size,
-        "end": {
-            "target": rules.end.target,
-            "comparison": rules.end.comparison.value,
-            "rounds": rules.end.rounds,
-        },
-        "profi_left": rules.profi_left,
-        "profi_tie": rules.profi_tie.value,
-        "simultaneous": rules.simultaneous,
-        "pile_play": rules.pile_play,
-        "lowest_wins": rules.lowest_wins,
-        "draft": rules.draft,
-        "first_picker": rules.first_picker,
-        "rotate_first_picker": rules.rotate_first_picker,
-    }
-
-
 def record_to_json(record: GameRecord) -> dict[str, Any]:
-    """The JSON game record: settings, seed, bots, every action, per-round heads, final
-    ``scores`` (totals) and ``winners`` (0-based seats)."""
+    """The JSON game record (docs/records.md): settings, seed, bots, every action, per-round
+    heads, final ``scores`` (totals), ``winners`` (0-based seats) and ``finished``."""
     final = record.final
-    return {
-        "format": "take6-game-record",
-        "version": 1,
-        "rules": rules_to_json(record.rules),
-        "seed": record.seed,
-        "bots": list(record.bots),
-        "actions": [action_to_json(a) for a in record.actions],
-        "rounds": [list(r) for r in final.round_scores],
-        "scores": list(final.totals),
-        "winners": list(final.winners()) if final.is_over else [],
-        "finished": final.is_over,
-    }
+    return Record.from_play(record.rules, record.actions, final, record.seed, record.bots).to_json()
+
+
+__all__ = ["GameRecord", "action_to_json", "play_game", "record_to_json", "rules_to_json"]

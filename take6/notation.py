@@ -188,6 +188,12 @@ class Position:
     def __repr__(self) -> str:
         return f"parse_position({format_position(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a position as an SVG picture (:func:`take6.svg.position_svg`)."""
+        from take6.svg import position_svg
+
+        return position_svg(self)
+
 
 def _describe_input(variant: object, rows: object, hands: object) -> str:
     v = variant.value if isinstance(variant, Variant) else variant

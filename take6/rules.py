@@ -185,6 +185,28 @@ class Rules:
                 base["deck_size"] = min(MAX_CARD + 1, hand * players + rows)
         return cls(**base)
 
+    @property
+    def min_taken_per_round(self) -> int:
+        """A lower bound on the cards that go into bull piles in one round: the cards placed
+        (hand_size·players, plus the row starters) minus what the table can hold at the end
+        (rows·row_capacity). Every card carries at least one head."""
+        return self.hand_size * self.players + self.rows - self.rows * self.row_capacity
+
+    @property
+    def always_ends(self) -> bool:
+        """True when every game under these rules ends: it has a number of rounds, or every
+        round takes at least one card so some total reaches the target."""
+        return self.end.rounds is not None or self.min_taken_per_round > 0
+
+    def check_always_ends(self) -> None:
+        """Raise :class:`RulesError` when a game under these rules might never end."""
+        if not self.always_ends:
+            raise RulesError(
+                f"a game to {self.end.target} with {self.players} hands of {self.hand_size} "
+                f"might never end: a round can pass with no card taken (the {self.rows} rows "
+                f"hold {self.rows * self.row_capacity} cards); give a number of rounds"
+            )
+
     def with_(self, **changes: Any) -> Rules:
         """A copy with ``changes`` (validated again)."""
         return replace(self, **changes)

@@ -207,6 +207,12 @@ class State:
             text += f"; seat {p.player} must place {p.card}"
         return text
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a state as an SVG picture (:func:`take6.svg.state_svg`)."""
+        from take6.svg import state_svg
+
+        return state_svg(self)
+
     def winners(self) -> tuple[int, ...]:
         """Seats with the best total (lowest; Kids: highest). Ties share the win."""
         if not self.totals:

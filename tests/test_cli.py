@@ -48,16 +48,37 @@ GOLDEN_CASES = {
     "turn_basic.json": ["turn", "--rows", "12/37/43/58", "--plays", "14,15,44,61", "--json"],
     "turn_too_low.txt": ["turn", "--rows", "12/37/43/58", "--plays", "5,15,44,61", "--choose", "2"],
     "turn_full_row.json": [
-        "turn", "--rows", "1,2,3,4,5/37/43/58", "--plays", "6,59", "--json",
+        "turn",
+        "--rows",
+        "1,2,3,4,5/37/43/58",
+        "--plays",
+        "6,59",
+        "--json",
     ],
     "turn_seed002.json": ["turn", "--rows", "3/20/58/96", "--plays", "4,17,90,93", "--json"],
     "turn_profi_tie.txt": [
-        "turn", "--variant", "profi", "--rows", "18/22,30/50/60", "--plays", "20,70",
-        "--choose", "2",
+        "turn",
+        "--variant",
+        "profi",
+        "--rows",
+        "18/22,30/50/60",
+        "--plays",
+        "20,70",
+        "--choose",
+        "2",
     ],
     "play_summary.txt": ["play", "--players", "4", "--seed", "1", "--summary"],
-    "play_logik.txt": ["play", "--variant", "logik", "--players", "2", "--seed", "3",
-                       "--bots", "safe,random"],
+    "play_logik.txt": [
+        "play",
+        "--variant",
+        "logik",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--bots",
+        "safe,random",
+    ],
     "play_kids.txt": ["play", "--variant", "kids", "--players", "3", "--seed", "2"],
 }
 
@@ -72,7 +93,14 @@ def test_golden_output(capsys: pytest.CaptureFixture[str], name: str) -> None:
 
 def test_turn_json_fields(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        capsys, "turn", "--rows", "12/37/43/58", "--plays", "5,15,44,61", "--choose", "2",
+        capsys,
+        "turn",
+        "--rows",
+        "12/37/43/58",
+        "--plays",
+        "5,15,44,61",
+        "--choose",
+        "2",
         "--json",
     )
     assert code == 0
@@ -83,8 +111,7 @@ def test_turn_json_fields(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_turn_full_row_take(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "turn", "--rows", "1,2,3,4,5/37/43/58", "--plays", "6,59",
-                       "--json")
+    code, out, _ = run(capsys, "turn", "--rows", "1,2,3,4,5/37/43/58", "--plays", "6,59", "--json")
     data = json.loads(out)
     assert code == 0
     assert data["rows"][0] == [6]
@@ -93,31 +120,42 @@ def test_turn_full_row_take(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_profi_left(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "turn", "--variant", "profi", "--rows", "11/37/43/58",
-                       "--plays", "10,90", "--json")
+    code, out, _ = run(
+        capsys, "turn", "--variant", "profi", "--rows", "11/37/43/58", "--plays", "10,90", "--json"
+    )
     assert code == 0
     assert json.loads(out)["rows"][0] == [10, 11]
 
 
 ERRORS = [
-    (["turn", "--rows", "12/37/43/58", "--plays", "5,15,44,61"],
-     "card 5 (player 1) is too low for every row: give the row it takes with --choose "
-     "(one of rows 1, 2, 3, 4)"),
+    (
+        ["turn", "--rows", "12/37/43/58", "--plays", "5,15,44,61"],
+        "card 5 (player 1) is too low for every row: give the row it takes with --choose "
+        "(one of rows 1, 2, 3, 4)",
+    ),
     (["turn", "--rows", "12/37/43", "--plays", "5,15"], "3 rows, but standard has 4"),
     (["turn", "--rows", "12/37/43/58", "--plays", "12,15"], "card 12 appears twice"),
     (["turn", "--rows", "12/37/43/58", "--plays", "14,x"], "'x' is not a card number"),
     (["turn", "--rows", "12/37/43/58", "--plays", "14,105"], "outside the deck 1..104"),
     (["turn", "--rows", "12,11/37/43/58", "--plays", "14,15"], "not strictly ascending"),
     (["turn", "--rows", "1,2,3,4,5,6/37/43/58", "--plays", "14,15"], "has 6 cards"),
-    (["turn", "--rows", "12/37/43/58", "--plays", "14,15", "--choose", "1"],
-     "--choose gave 1 row choice(s) but this turn needed 0"),
-    (["turn", "--rows", "12/37/43/58", "--plays", "5,15", "--choose", "7"],
-     "--choose 7 is not allowed for card 5"),
+    (
+        ["turn", "--rows", "12/37/43/58", "--plays", "14,15", "--choose", "1"],
+        "--choose gave 1 row choice(s) but this turn needed 0",
+    ),
+    (
+        ["turn", "--rows", "12/37/43/58", "--plays", "5,15", "--choose", "7"],
+        "--choose 7 is not allowed for card 5",
+    ),
     (["turn", "--rows", "12/37/43/58", "--plays", "14"], "needs 2..10 hands"),
-    (["turn", "--variant", "kids", "--rows", "12/37/43/58", "--plays", "14,15"],
-     "4 rows, but kids has 5"),
-    (["turn", "--variant", "chess", "--rows", "12/37/43/58", "--plays", "14,15"],
-     "invalid choice: 'chess'"),
+    (
+        ["turn", "--variant", "kids", "--rows", "12/37/43/58", "--plays", "14,15"],
+        "4 rows, but kids has 5",
+    ),
+    (
+        ["turn", "--variant", "chess", "--rows", "12/37/43/58", "--plays", "14,15"],
+        "invalid choice: 'chess'",
+    ),
     (["play", "--variant", "kids", "--players", "7"], "need 110 cards, but the deck has 104"),
     (["play", "--players", "11"], "players must be 2..10"),
     (["play", "--bots", "foo"], "unknown bot 'foo'"),

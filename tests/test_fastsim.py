@@ -52,7 +52,11 @@ CASES: list[tuple[str, Rules, tuple[str, ...] | None]] = [
         Rules.for_variant("logik", 5, first_picker=3, rotate_first_picker=False),
         None,
     ),
-    ("logik-3-k4", Rules.for_variant("logik", 3, hand_size=4), None),
+    (
+        "logik-3-k4",
+        Rules.for_variant("logik", 3, hand_size=4, end=EndCondition(66, rounds=8)),
+        None,
+    ),
     ("kids-2", Rules.for_variant("kids", 2), None),
     ("kids-4", Rules.for_variant("kids", 4), None),
     ("kids-6", Rules.for_variant("kids", 6), None),

@@ -215,3 +215,20 @@ def test_first_picker_rotates_clockwise(n: int) -> None:
 def test_first_picker_fixed_when_not_rotating() -> None:
     r = Rules.for_variant("logik", players=4, first_picker=2, rotate_first_picker=False)
     assert {r.first_picker_in_round(k) for k in range(1, 10)} == {2}
+
+
+def test_games_that_might_never_end_are_refused() -> None:
+    from take6.bots import make_bot
+    from take6.game import play_game
+
+    short = Rules.for_variant("standard", players=2, hand_size=1)
+    assert short.min_taken_per_round == 2 + 4 - 20
+    assert not short.always_ends
+    with pytest.raises(RulesError, match="might never end"):
+        play_game(short, [make_bot("random")] * 2, seed=1)
+    capped = short.with_(end=EndCondition(target=66, rounds=3))
+    assert capped.always_ends
+    assert len(play_game(capped, [make_bot("random")] * 2, seed=1).final.round_scores) == 3
+    # The real game always takes cards: 10n + 4 - 20 > 0 for n >= 2.
+    for n in range(2, 11):
+        assert Rules.for_variant("standard", players=n).min_taken_per_round == 10 * n - 16 > 0

@@ -1,0 +1,1 @@
+"""Adapters that expose take6 games to other frameworks (optional extras)."""

@@ -1,0 +1,523 @@
+"""Game records: the JSON record of a whole game, its validation, and its replay.
+
+A record holds the settings, the seed, the bots' names, every action in order (the chance deals
+included, so the record replays without the seed) and what the game's author says came of it:
+the heads of each round, the final totals, the winners and whether the game ended. The format is
+documented in ``docs/records.md``; :func:`take6.game.play_game` games are written by
+:func:`take6.game.record_to_json`, which is :meth:`Record.to_json` of :meth:`Record.from_play`.
+
+* :func:`load_record` validates the JSON (a dict or text) and raises :class:`RecordError`, one
+  line naming the problem and where it is (``actions[16]`` is step 17);
+* :func:`replay` plays the actions through the reference engine and reports the first illegal
+  action with its step number (1-based), or every recorded result that the replay contradicts;
+* :class:`RecordViewer` steps through a record and shows each state as SVG in Jupyter.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from take6.errors import IllegalActionError, RulesError, Take6Error
+from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
+from take6.state import Action, ChooseRow, Deal, Pick, Play, State, apply, new_game
+
+FORMAT = "take6-game-record"
+"""The value of a record's ``format`` key."""
+
+VERSION = 1
+"""The record format version this module writes and reads."""
+
+
+class RecordError(Take6Error):
+    """A game record that is not valid JSON or not a well-formed record (see docs/records.md)."""
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """A JSON-ready dict of ``action`` (players 0-based, rows 0-based)."""
+    if isinstance(action, Deal):
+        return {"type": "deal", "order": list(action.order)}
+    if isinstance(action, Pick):
+        return {"type": "pick", "player": action.player, "card": action.card}
+    if isinstance(action, Play):
+        return {"type": "play", "player": action.player, "card": action.card}
+    if isinstance(action, ChooseRow):
+        return {"type": "row", "player": action.player, "row": action.row}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def rules_to_json(rules: Rules) -> dict[str, Any]:
+    """Every setting of ``rules`` as JSON-ready data (enums by value)."""
+    return {
+        "variant": rules.variant.value,
+        "players": rules.players,
+        "hand_size": rules.hand_size,
+        "rows": rules.rows,
+        "row_capacity": rules.row_capacity,
+        "deck_size": rules.deck_size,
+        "end": {
+            "target": rules.end.target,
+            "comparison": rules.end.comparison.value,
+            "rounds": rules.end.rounds,
+        },
+        "profi_left": rules.profi_left,
+        "profi_tie": rules.profi_tie.value,
+        "simultaneous": rules.simultaneous,
+        "pile_play": rules.pile_play,
+        "lowest_wins": rules.lowest_wins,
+        "draft": rules.draft,
+        "first_picker": rules.first_picker,
+        "rotate_first_picker": rules.rotate_first_picker,
+    }
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game record: settings, seed, bots, every action, and the recorded results.
+
+    ``rounds``, ``scores``, ``winners`` and ``finished`` are what the record *claims*; ``None``
+    means the record does not say (then :func:`replay` does not check it).
+    """
+
+    rules: Rules
+    actions: tuple[Action, ...]
+    seed: int | None = None
+    bots: tuple[str, ...] = ()
+    rounds: tuple[tuple[int, ...], ...] | None = None
+    scores: tuple[int, ...] | None = None
+    winners: tuple[int, ...] | None = None
+    finished: bool | None = None
+
+    @classmethod
+    def from_play(
+        cls,
+        rules: Rules,
+        actions: Sequence[Action],
+        final: State,
+        seed: int | None = None,
+        bots: Sequence[str] = (),
+    ) -> Record:
+        """The record of a game played with ``actions`` that reached ``final``."""
+        return cls(
+            rules=rules,
+            actions=tuple(actions),
+            seed=seed,
+            bots=tuple(bots),
+            rounds=final.round_scores,
+            scores=final.totals,
+            winners=final.winners() if final.is_over else (),
+            finished=final.is_over,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (docs/records.md); results the record does not state are left out."""
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": rules_to_json(self.rules),
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "actions": [action_to_json(a) for a in self.actions],
+        }
+        if self.rounds is not None:
+            out["rounds"] = [list(r) for r in self.rounds]
+        if self.scores is not None:
+            out["scores"] = list(self.scores)
+        if self.winners is not None:
+            out["winners"] = list(self.winners)
+        if self.finished is not None:
+            out["finished"] = self.finished
+        return out
+
+
+# -- reading --------------------------------------------------------------------------------
+
+_RECORD_KEYS = {"format", "version", "rules", "seed", "bots", "actions"}
+_RESULT_KEYS = {"rounds", "scores", "winners", "finished"}
+_END_KEYS = {"target", "comparison", "rounds"}
+_INT_RULES = ("hand_size", "rows", "row_capacity", "deck_size", "first_picker")
+_BOOL_RULES = (
+    "profi_left",
+    "simultaneous",
+    "pile_play",
+    "lowest_wins",
+    "draft",
+    "rotate_first_picker",
+)
+_RULES_KEYS = {"variant", "players", "end", "profi_tie", *_INT_RULES, *_BOOL_RULES}
+_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "deal": ("order",),
+    "pick": ("player", "card"),
+    "play": ("player", "card"),
+    "row": ("player", "row"),
+}
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _short(x: object) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _int(x: object, where: str, minimum: int | None = None) -> int:
+    if not _is_int(x):
+        raise RecordError(f"{where} must be an integer, got {_short(x)}")
+    assert isinstance(x, int)
+    if minimum is not None and x < minimum:
+        raise RecordError(f"{where} must be at least {minimum}, got {x}")
+    return x
+
+
+def _int_list(x: object, where: str) -> tuple[int, ...]:
+    if not isinstance(x, list):
+        raise RecordError(f"{where} must be a list of integers, got {_short(x)}")
+    return tuple(_int(v, f"{where}[{i}]") for i, v in enumerate(x))
+
+
+def _object(x: object, where: str, allowed: set[str], required: Sequence[str]) -> dict[str, Any]:
+    if not isinstance(x, dict):
+        raise RecordError(f"{where} must be a JSON object, got {_short(x)}")
+    unknown = sorted(str(k) for k in set(x) - allowed)
+    if unknown:
+        raise RecordError(f"{where} has unknown key(s) {unknown} (known: {sorted(allowed)})")
+    for key in required:
+        if key not in x:
+            raise RecordError(f"{where} lacks {key!r}")
+    return x
+
+
+def _enum_value(x: object, where: str, values: Sequence[str]) -> str:
+    if not isinstance(x, str) or x not in values:
+        raise RecordError(f"{where} must be one of {list(values)}, got {_short(x)}")
+    return x
+
+
+def rules_from_json(data: object) -> Rules:
+    """Settings from their JSON form (:func:`rules_to_json`). ``variant`` and ``players`` are
+    required; a missing field takes the variant's preset (:meth:`Rules.for_variant`)."""
+    where = "record 'rules'"
+    d = _object(data, where, _RULES_KEYS, ("variant", "players"))
+    variant = _enum_value(d["variant"], f"{where} 'variant'", [v.value for v in Variant])
+    players = _int(d["players"], f"{where} 'players'")
+    fields: dict[str, Any] = {}
+    for key in _INT_RULES:
+        if key in d:
+            fields[key] = _int(d[key], f"{where} {key!r}")
+    for key in _BOOL_RULES:
+        if key in d:
+            if not isinstance(d[key], bool):
+                raise RecordError(f"{where} {key!r} must be true or false, got {_short(d[key])}")
+            fields[key] = d[key]
+    if "profi_tie" in d:
+        tie = _enum_value(d["profi_tie"], f"{where} 'profi_tie'", [t.value for t in ProfiTie])
+        fields["profi_tie"] = ProfiTie(tie)
+    if "end" in d:
+        e = _object(d["end"], f"{where} 'end'", _END_KEYS, ())
+        target = e.get("target", 66)
+        rounds = e.get("rounds")
+        comparison = _enum_value(
+            e.get("comparison", ">="), f"{where} 'end' 'comparison'", [c.value for c in Comparison]
+        )
+        try:
+            fields["end"] = EndCondition(
+                target=None if target is None else _int(target, f"{where} 'end' 'target'"),
+                comparison=Comparison(comparison),
+                rounds=None if rounds is None else _int(rounds, f"{where} 'end' 'rounds'"),
+            )
+        except RulesError as exc:
+            raise RecordError(f"{where} 'end': {exc}") from None
+    try:
+        return Rules.for_variant(variant, players=players, **fields)
+    except RulesError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def action_from_json(data: object, where: str = "action") -> Action:
+    """An action from its JSON form (:func:`action_to_json`). Only the shape is checked here;
+    whether it is legal is the engine's question (:func:`replay`)."""
+    if not isinstance(data, dict):
+        raise RecordError(f"{where} must be a JSON object, got {_short(data)}")
+    kind = data.get("type")
+    if kind not in _ACTION_FIELDS:
+        raise RecordError(
+            f"{where} has type {_short(kind)}, expected one of {sorted(_ACTION_FIELDS)}"
+        )
+    assert isinstance(kind, str)
+    fields = _ACTION_FIELDS[kind]
+    _object(data, f"{where} ({kind})", {"type", *fields}, fields)
+    if kind == "deal":
+        return Deal(_int_list(data["order"], f"{where} 'order'"))
+    player = _int(data["player"], f"{where} 'player'")
+    if kind == "row":
+        return ChooseRow(player, _int(data["row"], f"{where} 'row'"))
+    card = _int(data["card"], f"{where} 'card'")
+    return Pick(player, card) if kind == "pick" else Play(player, card)
+
+
+def _parse_json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except (ValueError, RecursionError) as exc:  # too-long integer, too-deep nesting
+        raise RecordError(f"not valid JSON ({exc})") from None
+
+
+def load_record(data: Mapping[str, Any] | str | bytes) -> Record:
+    """Validate a JSON game record (a dict, or JSON text) and return it as a :class:`Record`.
+
+    Raises :class:`RecordError` (one line, naming the key or the step) for anything that is not a
+    well-formed record. Legality of the actions is checked by :func:`replay`, not here."""
+    obj: object = data
+    if isinstance(data, (str, bytes)):
+        obj = _parse_json(data.decode("utf-8", "replace") if isinstance(data, bytes) else data)
+    elif isinstance(data, Mapping):
+        obj = dict(data)
+    d = _object(obj, "record", _RECORD_KEYS | _RESULT_KEYS, ("format", "version", "rules"))
+    if d["format"] != FORMAT:
+        raise RecordError(f"record 'format' must be {FORMAT!r}, got {_short(d['format'])}")
+    if d["version"] != VERSION or not _is_int(d["version"]):
+        raise RecordError(f"record 'version' {_short(d['version'])} is not supported (only 1)")
+    rules = rules_from_json(d["rules"])
+    if "actions" not in d:
+        raise RecordError("record lacks 'actions'")
+    if not isinstance(d["actions"], list):
+        raise RecordError(f"record 'actions' must be a list, got {_short(d['actions'])}")
+    actions = tuple(
+        action_from_json(a, f"record actions[{i}] (step {i + 1})")
+        for i, a in enumerate(d["actions"])
+    )
+    seed = d.get("seed")
+    if seed is not None:
+        seed = _int(seed, "record 'seed'")
+    bots = d.get("bots", [])
+    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
+        raise RecordError(f"record 'bots' must be a list of names, got {_short(bots)}")
+    rounds = None
+    if "rounds" in d:
+        if not isinstance(d["rounds"], list):
+            raise RecordError(f"record 'rounds' must be a list of lists, got {_short(d['rounds'])}")
+        rounds = tuple(_int_list(r, f"record rounds[{i}]") for i, r in enumerate(d["rounds"]))
+    scores = _int_list(d["scores"], "record 'scores'") if "scores" in d else None
+    winners = _int_list(d["winners"], "record 'winners'") if "winners" in d else None
+    finished = d.get("finished")
+    if finished is not None and not isinstance(finished, bool):
+        raise RecordError(f"record 'finished' must be true or false, got {_short(finished)}")
+    return Record(rules, actions, seed, tuple(bots), rounds, scores, winners, finished)
+
+
+# -- replay ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """What replaying a record through the reference engine found.
+
+    Attributes:
+        record: the record replayed.
+        final: the state after the last legal action.
+        steps: how many actions were applied legally.
+        illegal_step: the 1-based step number of the first illegal action (``None``: all legal).
+        illegal_action: that action.
+        error: the engine's message for it.
+        mismatches: each recorded result (``rounds``, ``scores``, ``winners``, ``finished``)
+            that the replay contradicts, one line each (checked only when every action is legal).
+    """
+
+    record: Record
+    final: State
+    steps: int
+    illegal_step: int | None = None
+    illegal_action: Action | None = None
+    error: str | None = None
+    mismatches: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when every action is legal and every recorded result matches the replay."""
+        return self.illegal_step is None and not self.mismatches
+
+    def message(self) -> str:
+        """One line: the first illegal action (its step and its JSON), or the mismatches, or a
+        summary of the legal and consistent game."""
+        if self.illegal_step is not None:
+            assert self.illegal_action is not None
+            action = json.dumps(action_to_json(self.illegal_action))
+            why = self.error or ""
+            engine_prefix = f"illegal action {self.illegal_action!r}: "
+            if why.startswith(engine_prefix):
+                why = why[len(engine_prefix) :]
+            return f"step {self.illegal_step}: action {action} is illegal: {why}"
+        if self.mismatches:
+            return "replay contradicts the record: " + "; ".join(self.mismatches)
+        final = self.final
+        end = "game over" if final.is_over else f"stopped in {final.describe()}"
+        text = f"legal and consistent: {self.steps} actions, {len(final.round_scores)} rounds"
+        text += f", {end}, scores {', '.join(map(str, final.totals))}"
+        if final.is_over:
+            text += f", winners {', '.join(f'P{p + 1}' for p in final.winners())}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready data (``take6 replay --json``)."""
+        final = self.final
+        return {
+            "ok": self.ok,
+            "steps": self.steps,
+            "actions": len(self.record.actions),
+            "illegal_step": self.illegal_step,
+            "illegal_action": (
+                None if self.illegal_action is None else action_to_json(self.illegal_action)
+            ),
+            "error": self.error,
+            "mismatches": list(self.mismatches),
+            "rounds": [list(r) for r in final.round_scores],
+            "scores": list(final.totals),
+            "winners": list(final.winners()) if final.is_over else [],
+            "finished": final.is_over,
+            "message": self.message(),
+        }
+
+
+def replay_states(record: Record) -> tuple[list[State], ReplayResult]:
+    """Every state of the replay (the start, then one per legal action) and the result."""
+    state = new_game(record.rules)
+    states = [state]
+    for i, action in enumerate(record.actions):
+        try:
+            state = apply(state, action)
+        except IllegalActionError as exc:
+            result = ReplayResult(record, state, i, i + 1, action, str(exc))
+            return states, result
+        states.append(state)
+    return states, ReplayResult(
+        record, state, len(record.actions), mismatches=_check(record, state)
+    )
+
+
+def replay(record: Record) -> ReplayResult:
+    """Replay ``record`` through the reference engine: the first illegal action (with its 1-based
+    step number), or the recorded results the replay contradicts."""
+    return replay_states(record)[1]
+
+
+def _check(record: Record, final: State) -> tuple[str, ...]:
+    out = []
+    rounds = final.round_scores
+    if record.rounds is not None and record.rounds != rounds:
+        out.append(f"'rounds' says {_plain(record.rounds)}, the replay gives {_plain(rounds)}")
+    if record.scores is not None and record.scores != final.totals:
+        out.append(f"'scores' says {list(record.scores)}, the replay gives {list(final.totals)}")
+    winners = final.winners() if final.is_over else ()
+    if record.winners is not None and tuple(sorted(record.winners)) != winners:
+        out.append(f"'winners' says {list(record.winners)}, the replay gives {list(winners)}")
+    if record.finished is not None and record.finished != final.is_over:
+        said = "finished" if record.finished else "not finished"
+        real = "is over" if final.is_over else f"is not over ({final.describe()})"
+        out.append(f"'finished' says {said}, but after the last action the game {real}")
+    return tuple(out)
+
+
+def _plain(rows: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    return [list(r) for r in rows]
+
+
+# -- stepping through a record ----------------------------------------------------------------
+
+
+class RecordViewer:
+    """Step through a game record; in Jupyter it shows the state at the current step as SVG.
+
+    Step 0 is the start of the game; step i is the state after the record's i-th action. A
+    record with an illegal action can be viewed up to the step before it. The stepping methods
+    return the viewer, so ``viewer.next()`` as the last line of a cell shows the new state.
+
+    >>> from take6.game import play_game
+    >>> from take6.bots import make_bot
+    >>> game = play_game(Rules.for_variant("standard", players=2, end=EndCondition(target=None,
+    ...                  rounds=1)), [make_bot("safe"), make_bot("safe")], seed=1)
+    >>> viewer = RecordViewer(Record.from_play(game.rules, game.actions, game.final))
+    >>> viewer.last().step == len(viewer) - 1
+    True
+    """
+
+    def __init__(self, record: Record, step: int = 0) -> None:
+        self.record = record
+        self.states, self.result = replay_states(record)
+        self.step = 0
+        self.goto(step)
+
+    def __len__(self) -> int:
+        """Number of viewable steps (the start plus every legal action)."""
+        return len(self.states)
+
+    @property
+    def state(self) -> State:
+        """The state at the current step."""
+        return self.states[self.step]
+
+    @property
+    def action(self) -> Action | None:
+        """The action that led to the current step (``None`` at step 0)."""
+        return self.record.actions[self.step - 1] if self.step else None
+
+    def goto(self, step: int) -> RecordViewer:
+        """Go to ``step`` (negative counts from the end, like a list index)."""
+        n = len(self.states)
+        if not -n <= step < n:
+            raise IndexError(f"step {step} out of range 0..{n - 1}")
+        self.step = step % n
+        return self
+
+    def next(self, count: int = 1) -> RecordViewer:
+        """Go ``count`` steps forward (stopping at the last)."""
+        self.step = min(len(self.states) - 1, self.step + count)
+        return self
+
+    def prev(self, count: int = 1) -> RecordViewer:
+        """Go ``count`` steps back (stopping at the start)."""
+        self.step = max(0, self.step - count)
+        return self
+
+    def first(self) -> RecordViewer:
+        return self.goto(0)
+
+    def last(self) -> RecordViewer:
+        return self.goto(-1)
+
+    def caption(self) -> str:
+        """One line: the step, the action that led here, and the state."""
+        n = len(self.states) - 1
+        text = f"step {self.step}/{n}"
+        if self.action is not None:
+            text += f": {json.dumps(action_to_json(self.action))}"
+        return text
+
+    def _repr_svg_(self) -> str:
+        from take6.svg import state_svg
+
+        return state_svg(self.state)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from take6.svg import state_svg
+
+        caption = escape(self.caption())
+        note = ""
+        if self.result.illegal_step is not None and self.step == len(self.states) - 1:
+            note = f"<div><b>next:</b> {escape(self.result.message())}</div>"
+        return f"<div><div><code>{caption}</code></div>{state_svg(self.state)}{note}</div>"
+
+    def __repr__(self) -> str:
+        return f"<RecordViewer {self.caption()}>"
