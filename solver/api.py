@@ -1,0 +1,237 @@
+"""The solver's entry point: :func:`solve` a position, get a :class:`Result`."""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from solver.kernel import to_table
+from solver.matrix import Num
+from solver.problem import Objective, Problem, make_problem
+from solver.search import JointAction, Search, Solution, Strategy, position_table
+from take6.cards import HEADS
+from take6.notation import Position, format_position
+from take6.state import ChooseRow, Phase, Placed, Play, State, from_position, legal_actions, step
+
+
+@dataclass
+class Turn:
+    """One turn of the principal line: the cards played (by seat), the row choices made
+    (``(player, 0-based row)``) and the heads each player took."""
+
+    cards: tuple[int, ...]
+    choices: tuple[tuple[int, int], ...]
+    heads: tuple[int, ...]
+
+
+@dataclass
+class Result:
+    """What :func:`solve` found.
+
+    ``value`` is the exact value (see :mod:`solver.search` for its meaning) when ``solved``;
+    otherwise None, and ``lower <= true value <= upper`` are proven bounds. ``strategies`` maps
+    each player (0-based) to an optimal mixed strategy at the root (card -> probability); for a
+    paranoid coalition these are the marginals of the coalition's joint strategy ``joint``.
+    """
+
+    problem: Problem
+    solved: bool
+    value: Fraction | None
+    lower: Fraction
+    upper: Fraction
+    strategies: dict[int, dict[int, Fraction]] = field(default_factory=dict)
+    joint: Strategy = ()
+    line: list[Turn] = field(default_factory=list)
+    nodes: int = 0
+    lps: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    table_size: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form printed by ``take6 solve --json``."""
+        pr = self.problem
+        d: dict[str, Any] = {
+            "position": format_position(pr.position),
+            "objective": pr.objective.value,
+            "player": pr.player + 1,
+            "solved": self.solved,
+            "value": None if self.value is None else fraction_text(self.value),
+            "value_float": None if self.value is None else float(self.value),
+            "lower": fraction_text(self.lower),
+            "upper": fraction_text(self.upper),
+            "strategies": {
+                str(p + 1): {str(c): fraction_text(q) for c, q in sorted(s.items())}
+                for p, s in sorted(self.strategies.items())
+            },
+            "line": [
+                {
+                    "cards": list(t.cards),
+                    "choices": [{"player": p + 1, "row": r + 1} for p, r in t.choices],
+                    "heads": list(t.heads),
+                }
+                for t in self.line
+            ],
+            "nodes": self.nodes,
+            "lps": self.lps,
+            "seconds": round(self.seconds, 6),
+            "cpu_seconds": round(self.cpu_seconds, 6),
+            "table_size": self.table_size,
+        }
+        if pr.objective is Objective.PARANOID:
+            d["coalition"] = [p + 1 for p in pr.max_side]
+            d["joint"] = [[list(a), fraction_text(q)] for a, q in self.joint]
+        return d
+
+
+def fraction_text(v: Num) -> str:
+    """``"p/q"``, or an integer string when the denominator is 1."""
+    f = Fraction(v)
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def solve(
+    position: Position,
+    objective: Objective | str = Objective.DIFF,
+    player: int = 0,
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    table_cap: int = 2_000_000,
+    line: bool = True,
+) -> tuple[Result, Search]:
+    """Solve ``position`` for ``objective`` from ``player``'s view (0-based).
+
+    Returns the result and the search (whose table the certificate writer reuses). Raises
+    :class:`solver.errors.SolverError` for positions the solver does not support.
+    """
+    problem = make_problem(position, objective, player)
+    search = Search(problem, time_limit=time_limit, node_limit=node_limit, table_cap=table_cap)
+    started = time.perf_counter()
+    cpu = time.process_time()
+    table, hands = position_table(problem)
+    # The search allocates millions of small acyclic tuples; the cyclic garbage collector would
+    # rescan the growing table over and over (about 15% of the time), so it pauses meanwhile.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        entry = search.value(table, hands)
+        solution = None
+        if entry.exact:
+            # Solved: the limits bound the search, not reading strategies out of it afterwards.
+            search.release_limits()
+            solution = search.solved(table, hands)
+    finally:
+        if collecting:
+            gc.enable()
+    seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu
+    result = Result(
+        problem=problem,
+        solved=entry.exact,
+        value=Fraction(entry.lo) if entry.exact else None,
+        lower=Fraction(entry.lo),
+        upper=Fraction(entry.hi),
+        nodes=search.stats.nodes,
+        lps=search.stats.lps,
+        seconds=seconds,
+        cpu_seconds=cpu_seconds,
+        table_size=len(search.table),
+    )
+    if solution is not None:
+        result.joint = solution.x
+        result.strategies = marginals(problem, solution)
+        if line:
+            result.line = principal_line(search)
+    return result, search
+
+
+def marginals(problem: Problem, entry: Solution) -> dict[int, dict[int, Fraction]]:
+    """Each player's probability of each card under the root strategies."""
+    out: dict[int, dict[int, Fraction]] = {}
+    for side, strategy in ((problem.max_side, entry.x), (problem.min_side, entry.y)):
+        for k, p in enumerate(side):
+            dist: dict[int, Fraction] = {}
+            for action, q in strategy:
+                dist[action[k]] = dist.get(action[k], Fraction(0)) + q
+            out[p] = dist
+    return out
+
+
+def exact_entry(search: Search, state: State) -> Solution:
+    """The exact entry of a reference state in the choose phase (searching if needed)."""
+    hands = tuple(tuple(sorted(h)) for h in state.hands)
+    return search.solved(to_table(state.rows), hands)
+
+
+def settle_value(search: Search, start: State, s: State) -> Num:
+    """Value of a reference state inside a turn (row choices by their owners), counting the
+    heads taken since ``start``."""
+    pr = search.problem
+    if s.phase is Phase.ROW_CHOICE:
+        assert s.pending is not None
+        vals = [
+            settle_value(search, start, step(s, a)[0])
+            for a in legal_actions(s)
+            if isinstance(a, ChooseRow)
+        ]
+        return max(vals) if s.pending.player in pr.max_side else min(vals)
+    gained = sum(w * (s.score(p) - start.score(p)) for p, w in enumerate(pr.weights))
+    if s.phase is not Phase.CHOOSE:
+        return gained
+    return gained + exact_entry(search, s).value
+
+
+def _most_likely(strategy: Strategy) -> JointAction:
+    return max(strategy, key=lambda aq: aq[1])[0]
+
+
+def principal_line(search: Search) -> list[Turn]:
+    """A line of optimal play from the root: each side plays its most probable joint action,
+    each row choice is the owner's best; replayed with the reference engine."""
+    pr = search.problem
+    state = from_position(pr.position)
+    turns: list[Turn] = []
+    while state.phase is Phase.CHOOSE and state.hands[0]:
+        entry = exact_entry(search, state)
+        a, b = _most_likely(entry.x), _most_likely(entry.y)
+        cards = [0] * pr.players
+        for p, c in zip(pr.max_side + pr.min_side, a + b, strict=True):
+            cards[p] = c
+        start = state
+        choices: list[tuple[int, int]] = []
+        heads = [0] * pr.players
+        for p, c in enumerate(cards):
+            state, events = step(state, Play(p, c))
+            _count(events, heads)
+        while state.phase is Phase.ROW_CHOICE:
+            assert state.pending is not None
+            owner = state.pending.player
+            options = [x for x in legal_actions(state) if isinstance(x, ChooseRow)]
+            pick: Callable[..., ChooseRow] = max if owner in pr.max_side else min
+            choice = pick(options, key=lambda x: settle_value(search, start, step(state, x)[0]))
+            choices.append((owner, choice.row))
+            state, events = step(state, choice)
+            _count(events, heads)
+        turns.append(Turn(tuple(cards), tuple(choices), tuple(heads)))
+    return turns
+
+
+def _count(events: tuple[object, ...], heads: list[int]) -> None:
+    for ev in events:
+        if isinstance(ev, Placed):
+            heads[ev.player] += sum(HEADS[c] for c in ev.taken)
+
+
+def solve_position(
+    position: Position, objective: Objective | str = Objective.DIFF, player: int = 0, **kw: Any
+) -> Result:
+    """Like :func:`solve`, returning only the result."""
+    return solve(position, objective, player, **kw)[0]
+
+
+__all__ = ["Result", "Turn", "fraction_text", "solve", "solve_position"]

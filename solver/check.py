@@ -1,0 +1,223 @@
+"""Independent checker of solver certificates (``take6 check-certificate``).
+
+This module deliberately imports nothing from the solver: it recomputes every child position with
+the reference engine (:func:`take6.state.apply`, which uses :func:`take6.placement.place`), counts
+heads from the engine's scores, and checks every claim with exact best-response arithmetic.
+
+Certificate format (JSON)::
+
+    {"format": "take6-certificate", "version": 1,
+     "position": "<compact notation of the root>",
+     "objective": "diff" | "paranoid", "player": N (1-based),
+     "value": "p/q",
+     "nodes": {"<node key>": {"value": "p/q",
+                              "max": [[[cards of the max side, seat order], "p/q"], ...],
+                              "min": [[[cards of the min side], "p/q"], ...]}, ...}}
+
+The sides: ``diff`` — player N maximises (heads of the other) - (heads of N); ``paranoid`` —
+the value is N's heads, all other players (jointly) maximise, N minimises. A node key is the
+position between turns with its rows **sorted** (rows are interchangeable: the placement rule
+never looks at a row's index) followed by the hands: ``"3/17,20/58/96 4,90|2,93"``. Positions
+whose hands are empty have value 0 and no node.
+
+What is checked, for every node reached from the root: the strategies are probability
+distributions over joint actions the hands allow; for every pair of a max action ``a`` and a min
+action ``b`` with ``a`` in the max support or ``b`` in the min support, the turn is replayed by the
+engine, each row choice is settled exactly by its owner (max side maximises, min side minimises)
+using the claimed values of the next positions, which are themselves checked; then
+
+    for every min action b:  sum_a x(a) * cell(a, b) >= value   (x guarantees at least value)
+    for every max action a:  sum_b y(b) * cell(a, b) <= value   (y concedes at most value)
+
+Together these prove ``value`` is the exact value of the node, by induction on the cards left.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+from take6.notation import load_position
+from take6.state import ChooseRow, Phase, Play, State, apply, from_position, legal_actions
+
+FORMAT = "take6-certificate"
+VERSION = 1
+
+
+class CertificateError(ValueError):
+    """A certificate that does not prove its claim; the message says where it fails."""
+
+
+def node_key(rows: tuple[tuple[int, ...], ...], hands: tuple[tuple[int, ...], ...]) -> str:
+    """The key of a position between turns: sorted rows, then the hands (seat order)."""
+    r = "/".join(",".join(str(c) for c in row) for row in sorted(rows))
+    h = "|".join(",".join(str(c) for c in sorted(hand)) or "-" for hand in hands)
+    return f"{r} {h}"
+
+
+def state_key(state: State) -> str:
+    return node_key(state.rows, state.hands)
+
+
+@dataclass
+class CheckReport:
+    """The outcome of a successful check."""
+
+    value: Fraction
+    nodes: int
+    cells: int
+
+
+def _frac(text: object, where: str) -> Fraction:
+    if not isinstance(text, str | int) or isinstance(text, bool):
+        raise CertificateError(f"{where}: {text!r} is not an exact number")
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise CertificateError(f"{where}: {text!r} is not an exact number") from None
+
+
+class Checker:
+    """Checks one certificate (parsed JSON)."""
+
+    def __init__(self, cert: Mapping[str, Any]) -> None:
+        if cert.get("format") != FORMAT or cert.get("version") != VERSION:
+            raise CertificateError(f"not a {FORMAT} version {VERSION} file")
+        self.position = load_position(str(cert["position"]))
+        n = self.position.players
+        player = cert.get("player", 1)
+        if not isinstance(player, int) or not 1 <= player <= n:
+            raise CertificateError(f"player {player!r} out of range 1..{n}")
+        me = player - 1
+        objective = cert.get("objective")
+        if objective == "diff":
+            if n != 2:
+                raise CertificateError("objective diff needs 2 players")
+            self.weights = tuple(-1 if p == me else 1 for p in range(n))
+            self.max_side: tuple[int, ...] = (me,)
+            self.min_side: tuple[int, ...] = (1 - me,)
+        elif objective == "paranoid":
+            self.weights = tuple(1 if p == me else 0 for p in range(n))
+            self.max_side = tuple(p for p in range(n) if p != me)
+            self.min_side = (me,)
+        else:
+            raise CertificateError(f"unknown objective {objective!r}")
+        self.claim = _frac(cert.get("value"), "root value")
+        nodes = cert.get("nodes")
+        if not isinstance(nodes, Mapping):
+            raise CertificateError("'nodes' must be an object")
+        self.nodes: Mapping[str, Any] = nodes
+        self.checked: dict[str, Fraction] = {}
+        self.cells = 0
+
+    def run(self) -> CheckReport:
+        root = from_position(self.position)
+        if root.phase is not Phase.CHOOSE:
+            raise CertificateError("the root position has no cards to play")
+        value = self.node_value(root)
+        if value != self.claim:
+            raise CertificateError(f"root node proves {value}, the certificate claims {self.claim}")
+        return CheckReport(value, len(self.checked), self.cells)
+
+    def _strategy(
+        self, raw: object, hands: tuple[tuple[int, ...], ...], side: tuple[int, ...], where: str
+    ) -> dict[tuple[int, ...], Fraction]:
+        if not isinstance(raw, list) or not raw:
+            raise CertificateError(f"{where}: a strategy must be a non-empty list")
+        out: dict[tuple[int, ...], Fraction] = {}
+        for item in raw:
+            if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], list):
+                raise CertificateError(f"{where}: bad strategy entry {item!r}")
+            action = tuple(item[0])
+            if len(action) != len(side) or any(
+                not isinstance(c, int) or c not in hands[p]
+                for p, c in zip(side, action, strict=True)
+            ):
+                raise CertificateError(f"{where}: {list(action)} is not a legal joint action")
+            q = _frac(item[1], where)
+            if q < 0 or action in out:
+                raise CertificateError(f"{where}: bad probability for {list(action)}")
+            out[action] = q
+        if sum(out.values()) != 1:
+            raise CertificateError(f"{where}: probabilities sum to {sum(out.values())}, not 1")
+        return out
+
+    def node_value(self, state: State) -> Fraction:
+        """The proven value of a state in the choose phase (0 once the hands are empty)."""
+        if state.phase is not Phase.CHOOSE or not state.hands[0]:
+            return Fraction(0)
+        key = state_key(state)
+        done = self.checked.get(key)
+        if done is not None:
+            return done
+        node = self.nodes.get(key)
+        if not isinstance(node, Mapping):
+            raise CertificateError(f"node {key!r} is needed but missing")
+        where = f"node {key!r}"
+        v = _frac(node.get("value"), where)
+        x = self._strategy(node.get("max"), state.hands, self.max_side, where + " max")
+        y = self._strategy(node.get("min"), state.hands, self.min_side, where + " min")
+        n = state.players
+        base = replace(state, piles=((),) * n, totals=(0,) * n, round_scores=())
+        rows = list(product(*(state.hands[p] for p in self.max_side)))
+        cols = list(product(*(state.hands[p] for p in self.min_side)))
+        cell: dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction] = {}
+        for a in rows:
+            for b in cols:
+                if a in x or b in y:
+                    s = base
+                    for p, c in zip(self.max_side + self.min_side, a + b, strict=True):
+                        s = apply(s, Play(p, c))
+                    cell[a, b] = self._settle(base, s)
+                    self.cells += 1
+        for b in cols:
+            got = sum((q * cell[a, b] for a, q in x.items()), Fraction(0))
+            if got < v:
+                raise CertificateError(
+                    f"{where}: the max strategy guarantees only {got} < {v} against {list(b)}"
+                )
+        for a in rows:
+            got = sum((q * cell[a, b] for b, q in y.items()), Fraction(0))
+            if got > v:
+                raise CertificateError(
+                    f"{where}: the min strategy concedes {got} > {v} against {list(a)}"
+                )
+        self.checked[key] = v
+        return v
+
+    def _settle(self, start: State, s: State) -> Fraction:
+        if s.phase is Phase.ROW_CHOICE:
+            assert s.pending is not None
+            vals = [
+                self._settle(start, apply(s, act))
+                for act in legal_actions(s)
+                if isinstance(act, ChooseRow)
+            ]
+            return max(vals) if s.pending.player in self.max_side else min(vals)
+        gained = sum(w * (s.score(p) - start.score(p)) for p, w in enumerate(self.weights))
+        return gained + self.node_value(s)
+
+
+def check_certificate(cert: Mapping[str, Any] | str | Path) -> CheckReport:
+    """Check a certificate (a parsed dict, JSON text, or a file path); raise
+    :class:`CertificateError` if it does not prove its value."""
+    if isinstance(cert, Path) or (isinstance(cert, str) and not cert.lstrip().startswith("{")):
+        try:
+            text = Path(cert).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CertificateError(f"cannot read certificate {str(cert)!r}: {exc}") from None
+        cert = text
+    if isinstance(cert, str):
+        try:
+            data = json.loads(cert)
+        except json.JSONDecodeError as exc:
+            raise CertificateError(f"certificate is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise CertificateError("a certificate must be a JSON object")
+        cert = data
+    return Checker(cert).run()

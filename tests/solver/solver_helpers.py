@@ -1,0 +1,51 @@
+"""Random positions for the solver tests."""
+
+from __future__ import annotations
+
+import random
+
+from take6.cards import HEADS
+from take6.notation import Position
+
+
+def random_position(
+    rng: random.Random,
+    variant: str = "logik",
+    players: int = 2,
+    k: int = 3,
+    top: int = 60,
+    long_rows: bool = True,
+) -> Position:
+    """A random legal position: 4 ascending rows of 1..5 cards (often long, so takes happen) and
+    ``players`` hands of ``k`` cards, all distinct cards from 1..top."""
+    lens = [rng.choice([1, 2, 4, 5] if long_rows else [1]) for _ in range(4)]
+    cards = rng.sample(range(1, top + 1), sum(lens) + players * k)
+    rows, i = [], 0
+    for n in lens:
+        rows.append(sorted(cards[i : i + n]))
+        i += n
+    hands = [cards[i + p * k : i + (p + 1) * k] for p in range(players)]
+    return Position.create(variant, rows, hands)
+
+
+def relabel(pos: Position, rng: random.Random) -> Position | None:
+    """The position with its cards renamed by a map that keeps their order and their heads
+    (None if the random map runs out of cards; the greedy smallest map is tried last)."""
+    used = sorted(pos.cards())
+    for attempt in range(5):
+        mapping: dict[int, int] = {}
+        prev = 0
+        for c in used:
+            cands = [d for d in range(prev + 1, 105) if HEADS[d] == HEADS[c]]
+            if not cands:
+                break
+            d = cands[rng.randrange(min(3, len(cands)))] if attempt < 4 else cands[0]
+            mapping[c] = d
+            prev = d
+        else:
+            return Position.create(
+                pos.rules.variant,
+                [[mapping[c] for c in r] for r in pos.rows],
+                [[mapping[c] for c in h] for h in pos.hands],
+            )
+    return None

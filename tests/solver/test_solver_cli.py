@@ -1,0 +1,106 @@
+"""``take6 solve`` and ``take6 check-certificate`` through the dispatcher."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from take6.cli import main
+
+MIXED = "standard 1,13,15,25,30/21/32/3,5,8,20,39 2,12|10,27"
+
+
+def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", MIXED, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solved"] is True
+    assert data["value"] == "-2/3"
+    assert abs(data["value_float"] + 2 / 3) < 1e-12
+    assert data["strategies"] == {"1": {"2": "2/3", "12": "1/3"}, "2": {"10": "2/3", "27": "1/3"}}
+    assert data["nodes"] >= 1 and "seconds" in data and data["line"]
+
+
+def test_solve_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", MIXED]) == 0
+    out = capsys.readouterr().out
+    assert "value -2/3" in out and "principal line" in out
+
+
+def test_solve_json_file_and_paranoid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "pos.json"
+    f.write_text(
+        json.dumps(
+            {
+                "variant": "standard",
+                "rows": [[10], [20], [30, 31, 32, 33, 34], [40]],
+                "hands": [[5], [45], [35]],
+            }
+        )
+    )
+    assert main(["solve", str(f), "--objective", "paranoid", "--player", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"] == "11" and data["coalition"] == [1, 2]
+
+
+def test_certificate_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cert = tmp_path / "cert.json"
+    assert main(["solve", MIXED, "--certificate", str(cert)]) == 0
+    capsys.readouterr()
+    assert main(["check-certificate", str(cert), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is True and data["value"] == "-2/3" and data["nodes"] >= 1
+
+
+def test_tampered_certificate_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cert = tmp_path / "cert.json"
+    assert main(["solve", MIXED, "--certificate", str(cert)]) == 0
+    data = json.loads(cert.read_text())
+    data["value"] = "-1"
+    root_key = next(k for k in data["nodes"] if k.endswith("2,12|10,27"))
+    data["nodes"][root_key]["value"] = "-1"
+    cert.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["check-certificate", str(cert)]) == 1
+    assert "concedes" in capsys.readouterr().err  # the min strategy concedes -2/3 > -1
+    data["nodes"][root_key]["value"] = "-2/3"
+    data["nodes"][root_key]["max"] = [[[2], "1"]]
+    data["value"] = "-2/3"
+    cert.write_text(json.dumps(data))
+    assert main(["check-certificate", str(cert)]) == 1
+    assert "guarantees only" in capsys.readouterr().err  # pure 2 is not optimal
+
+
+@pytest.mark.parametrize(
+    ("position", "words"),
+    [
+        ("logik 3/17,20/58/96 4,90|2", "unequal"),
+        ("logik 3/17,20/58/96 4,90|4,93", "twice"),
+        ("logik 3/17,20/58/96 -|-", "empty"),
+        ("logik 3/17,20/58/96 4|5|6", "exactly 2 players"),
+        ("kids 1/2/3/4/5 6|7", "kids"),
+    ],
+)
+def test_invalid_positions_are_one_line_errors(
+    position: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", position]) == 2
+    # (other plugins may warn on stderr when they are not installed; the error is one line)
+    lines = capsys.readouterr().err.strip().splitlines()
+    errors = [x for x in lines if not x.startswith("take6: warning:")]
+    assert len(errors) == 1 and errors[0].startswith("take6: error:")
+    err = errors[0]
+    assert words in err
+
+
+def test_limits_report_not_solved(capsys: pytest.CaptureFixture[str]) -> None:
+    text = "logik:14 1/13/7/14 2,6,10,11,12|3,4,5,8,9"
+    assert main(["solve", text, "--node-limit", "20", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solved"] is False and data["value"] is None
+    assert Fraction(data["lower"]) <= Fraction(4, 261) <= Fraction(data["upper"])
+    assert main(["solve", text, "--time-limit", "0.001", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert Fraction(data["lower"]) <= Fraction(4, 261) <= Fraction(data["upper"])
