@@ -43,6 +43,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--certificate", metavar="FILE", help="write a certificate to FILE")
     p.add_argument(
+        "--graphml",
+        metavar="FILE",
+        help="write the solved position graph (optimal supports, values and strategies) to "
+        "FILE as GraphML",
+    )
+    p.add_argument(
         "--time-limit", type=float, metavar="S", help="stop after S seconds (report bounds)"
     )
     p.add_argument("--node-limit", type=int, metavar="N", help="stop after N nodes (report bounds)")
@@ -97,13 +103,30 @@ def run_solve(args: argparse.Namespace) -> int:
                 f"no certificate: the position was not solved within the limits ({position})"
             )
         cert_nodes = write_certificate(search, args.certificate)
+    graph_size = None
+    if args.graphml:
+        if not result.solved:
+            raise SolverError(
+                f"no graph: the position was not solved within the limits ({position})"
+            )
+        from solver.graph import graph_from_search, write_graphml  # networkx only when asked
+
+        graph = graph_from_search(search)
+        write_graphml(graph, args.graphml)
+        graph_size = (graph.number_of_nodes(), graph.number_of_edges())
     if args.json:
         data = result.to_json()
         if cert_nodes is not None:
             data["certificate"] = {"file": args.certificate, "nodes": cert_nodes}
+        if graph_size is not None:
+            data["graphml"] = {"file": args.graphml, "nodes": graph_size[0], "edges": graph_size[1]}
         print(json.dumps(data))
     else:
         _print_result(result, args.certificate, cert_nodes)
+        if graph_size is not None:
+            Console(highlight=False).print(
+                f"graph written to {args.graphml} ({graph_size[0]} nodes, {graph_size[1]} edges)"
+            )
     return 0
 
 

@@ -1,0 +1,258 @@
+"""The solved position graph of a position as a :mod:`networkx` directed graph, and GraphML.
+
+Nodes are the positions between turns reached from the root; edges are the turns: one edge per
+joint card choice (all players' cards of the turn). By default only the joint choices that have
+positive probability under the optimal strategies are followed (``support_only=True``); with
+``support_only=False`` every joint choice is. Row choices inside a turn are made by their owners
+optimally (the max side maximises, the min side minimises, ties to the lowest row), as in the
+principal line of :func:`solver.api.solve`. Values and strategies come from the solver's own
+table, walked with the reference engine like the certificate writer does
+(:mod:`solver.certificate`); positions missing from the table are re-solved exactly.
+
+Node id: the compact notation of the position (:func:`take6.notation.format_position`), with the
+bull piles taken since the root (so ``parse_position(node)`` is the position itself). Attributes,
+all scalars so the graph can be written as GraphML:
+
+* ``value`` (exact, ``"p/q"``) and ``value_float``: the value of the position for the problem
+  (the same objective and player as the root; heads taken from this position on);
+* ``strategy_p1``, ``strategy_p2``, ...: each player's optimal mixed strategy over their cards,
+  compactly (``"4:2/3 90:1/3"``; for a paranoid coalition the marginals of its joint strategy);
+* ``strategies``: JSON text, ``{"players": {"1": {"4": "2/3", ...}, ...}, "max": [[[cards], "p/q"],
+  ...], "min": [...]}`` (joint strategies of the max and min sides, seats in order);
+* ``turn``: turns played since the root; ``hand_size``: cards left in each hand;
+  ``terminal``: the hands are empty (value 0, no strategies).
+
+Edge attributes: ``cards`` (the cards played, by seat, ``"4 93"``), ``probability`` (exact) and
+``probability_float`` (of the joint choice under the node's optimal strategies; 0 outside the
+support), ``heads`` (heads each player took in the turn, by seat, ``"0 7"``), ``choices`` (the row
+choices made, ``"player 2 row 3"``, comma-separated; empty when none) and ``payoff`` (exact: the
+weighted heads of the turn for the problem, so a node's value is the probability-weighted sum of
+``payoff`` plus the child's value over its edges).
+
+The graph itself carries ``position``, ``objective``, ``player`` (1-based), ``value`` and
+``support_only``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from solver.api import exact_entry, fraction_text, settle_value, solve
+from solver.errors import SolverError
+from solver.problem import Objective
+from solver.search import Search, Strategy
+from take6.cards import HEADS
+from take6.notation import Position, format_position
+from take6.rules import EndCondition
+from take6.state import ChooseRow, Phase, Placed, Play, State, from_position, legal_actions, step
+
+DEFAULT_MAX_NODES = 20_000
+"""The default cap on the number of nodes (a larger graph raises :class:`SolverError`)."""
+
+
+def solved_graph(
+    position: Position,
+    objective: Objective | str = Objective.DIFF,
+    player: int = 0,
+    *,
+    support_only: bool = True,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    table_cap: int = 2_000_000,
+) -> Any:
+    """Solve ``position`` (``player`` 0-based) and return its solved position graph, a
+    ``networkx.DiGraph`` (see the module docstring). Raises :class:`SolverError` for positions
+    the solver does not support or when the graph would have more than ``max_nodes`` nodes."""
+    result, search = solve(position, objective, player, table_cap=table_cap, line=False)
+    if not result.solved:  # pragma: no cover - no limits were given
+        raise SolverError(f"the position was not solved: {position}")
+    return graph_from_search(search, support_only=support_only, max_nodes=max_nodes)
+
+
+def graph_from_search(
+    search: Search, *, support_only: bool = True, max_nodes: int = DEFAULT_MAX_NODES
+) -> Any:
+    """The solved position graph of a completed search (its table is reused)."""
+    pr = search.problem
+    root_pos = pr.position
+    # Play with a one-round game, so the state after the last turn keeps its rows and piles.
+    rules = root_pos.rules.with_(end=EndCondition(target=None, rounds=1))
+    root = replace(from_position(root_pos), rules=rules)
+    graph = nx.DiGraph()
+    root_id = format_position(root_pos)
+    seen: dict[str, State] = {root_id: root}
+    queue: deque[tuple[str, State, int]] = deque([(root_id, root, 0)])
+    while queue:
+        node, state, turn = queue.popleft()
+        if state.phase is not Phase.CHOOSE or not state.hands[0]:
+            graph.add_node(node, **_terminal_attrs(pr.players, turn))
+            continue
+        entry = exact_entry(search, state)
+        graph.add_node(node, **_node_attrs(search, entry.value, entry.x, entry.y, state, turn))
+        xs = dict(entry.x)
+        ys = dict(entry.y)
+        seats = pr.max_side + pr.min_side
+        rows = product(*(state.hands[p] for p in pr.max_side))
+        cols = list(product(*(state.hands[p] for p in pr.min_side)))
+        for a in rows:
+            qa = xs.get(a, Fraction(0))
+            if support_only and not qa:
+                continue
+            for b in cols:
+                q = qa * ys.get(b, Fraction(0))
+                if support_only and not q:
+                    continue
+                cards = [0] * pr.players
+                for p, c in zip(seats, a + b, strict=True):
+                    cards[p] = c
+                end, choices, heads = play_turn(search, state, cards)
+                child = _node_id(root_pos, state, end)
+                if child not in seen:
+                    if len(seen) >= max_nodes:
+                        raise SolverError(
+                            f"the solved graph of {root_id!r} has more than {max_nodes} nodes "
+                            "(raise max_nodes, or follow the optimal supports only)"
+                        )
+                    seen[child] = end
+                    queue.append((child, end, turn + 1))
+                payoff = sum(w * h for w, h in zip(pr.weights, heads, strict=True))
+                graph.add_edge(
+                    node,
+                    child,
+                    cards=" ".join(str(c) for c in cards),
+                    probability=fraction_text(q),
+                    probability_float=float(q),
+                    heads=" ".join(str(h) for h in heads),
+                    choices=", ".join(f"player {p + 1} row {r + 1}" for p, r in choices),
+                    payoff=fraction_text(payoff),
+                )
+    graph.graph.update(
+        position=root_id,
+        objective=pr.objective.value,
+        player=pr.player + 1,
+        value=graph.nodes[root_id]["value"],
+        support_only=support_only,
+    )
+    return graph
+
+
+def play_turn(
+    search: Search, state: State, cards: list[int]
+) -> tuple[State, list[tuple[int, int]], list[int]]:
+    """Play one turn with the reference engine: ``cards`` by seat, each row choice made
+    optimally by its owner. Returns the state after the turn, the row choices
+    ``(player, 0-based row)`` and the heads each player took."""
+    pr = search.problem
+    start = state
+    heads = [0] * pr.players
+    choices: list[tuple[int, int]] = []
+    for p, c in enumerate(cards):
+        state, events = step(state, Play(p, c))
+        _count(events, heads)
+    while state.phase is Phase.ROW_CHOICE:
+        assert state.pending is not None
+        owner = state.pending.player
+        options = [x for x in legal_actions(state) if isinstance(x, ChooseRow)]
+        pick: Callable[..., ChooseRow] = max if owner in pr.max_side else min
+        now = state
+        choice = pick(options, key=lambda x: settle_value(search, start, step(now, x)[0]))
+        choices.append((owner, choice.row))
+        state, events = step(state, choice)
+        _count(events, heads)
+    return state, choices, heads
+
+
+def write_graphml(graph: Any, path: str | Path) -> None:
+    """Write ``graph`` (from :func:`solved_graph`) as GraphML; read it back with
+    ``networkx.read_graphml``."""
+    nx.write_graphml(graph, str(path))
+
+
+def strategy_text(dist: dict[int, Fraction]) -> str:
+    """A mixed strategy over cards, compactly: ``"4:2/3 90:1/3"`` (support only)."""
+    return " ".join(f"{c}:{fraction_text(q)}" for c, q in sorted(dist.items()) if q)
+
+
+def _count(events: tuple[object, ...], heads: list[int]) -> None:
+    for ev in events:
+        if isinstance(ev, Placed):
+            heads[ev.player] += sum(HEADS[c] for c in ev.taken)
+
+
+def _node_id(root: Position, before: State, after: State) -> str:
+    """The compact notation of the position after a turn (after the last turn, the final rows
+    with empty hands; totals stay those of the root, the round's heads are in the piles)."""
+    pos = Position(root.rules, after.rows, after.hands, after.piles, before.totals)
+    return format_position(pos)
+
+
+def _marginals(search: Search, x: Strategy, y: Strategy) -> dict[int, dict[int, Fraction]]:
+    pr = search.problem
+    out: dict[int, dict[int, Fraction]] = {}
+    for side, strategy in ((pr.max_side, x), (pr.min_side, y)):
+        for k, p in enumerate(side):
+            dist: dict[int, Fraction] = {}
+            for action, q in strategy:
+                dist[action[k]] = dist.get(action[k], Fraction(0)) + q
+            out[p] = dist
+    return out
+
+
+def _node_attrs(
+    search: Search, value: Any, x: Strategy, y: Strategy, state: State, turn: int
+) -> dict[str, Any]:
+    v = Fraction(value)
+    marg = _marginals(search, x, y)
+    attrs: dict[str, Any] = {
+        "value": fraction_text(v),
+        "value_float": float(v),
+        "turn": turn,
+        "hand_size": len(state.hands[0]),
+        "terminal": False,
+    }
+    for p in range(search.problem.players):
+        attrs[f"strategy_p{p + 1}"] = strategy_text(marg[p])
+    attrs["strategies"] = json.dumps(
+        {
+            "players": {
+                str(p + 1): {str(c): fraction_text(q) for c, q in sorted(d.items()) if q}
+                for p, d in sorted(marg.items())
+            },
+            "max": [[list(a), fraction_text(q)] for a, q in x],
+            "min": [[list(b), fraction_text(q)] for b, q in y],
+        },
+        separators=(",", ":"),
+    )
+    return attrs
+
+
+def _terminal_attrs(players: int, turn: int) -> dict[str, Any]:
+    attrs: dict[str, Any] = {
+        "value": "0",
+        "value_float": 0.0,
+        "turn": turn,
+        "hand_size": 0,
+        "terminal": True,
+    }
+    for p in range(players):
+        attrs[f"strategy_p{p + 1}"] = ""
+    attrs["strategies"] = json.dumps({"players": {}, "max": [], "min": []}, separators=(",", ":"))
+    return attrs
+
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "graph_from_search",
+    "play_turn",
+    "solved_graph",
+    "strategy_text",
+    "write_graphml",
+]
