@@ -1,0 +1,69 @@
+"""Speed benchmark of the exact Logik draft solver (not a test).
+
+2 players, first picker seat 1, objective diff: for each hand size k (deck 1..2k+4), print the
+median seconds (wall clock and CPU) over several runs, the draft nodes, the leaves solved by the
+play solver, the leaf cache hits, the play solver's nodes, the exact value and the best first
+picks. k = 5 (and above) runs once, with a time limit of --max-seconds; if it is not solved in
+time, its proven bounds are printed instead (and larger k are skipped).
+
+    python bench/draft.py                      # k = 1..4, and 5 within 300 s
+    python bench/draft.py --max-seconds 60 --repeats 5
+    python bench/draft.py --k 6 --max-seconds 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from solver.api import fraction_text
+from solver.draft import DraftResult, solve_draft
+
+
+def bench(ks: list[int], repeats: int, max_seconds: float) -> None:
+    print(
+        f"{'k':>2} {'deck':>4} {'runs':>4} {'median s':>9} {'cpu s':>8} {'nodes':>7} "
+        f"{'leaves':>7} {'hits':>7} {'play nodes':>10}  value  best first picks"
+    )
+    for k in ks:
+        runs = repeats if k <= 4 else 1
+        results: list[DraftResult] = []
+        for _ in range(runs):
+            results.append(solve_draft(2, k, time_limit=max_seconds))
+            if not results[-1].solved:
+                break
+        r = results[-1]
+        secs = statistics.median(x.seconds for x in results)
+        cpus = statistics.median(x.cpu_seconds for x in results)
+        if r.solved and r.value is not None:
+            value = fraction_text(r.value)
+            best = ",".join(str(c) for c in r.best_picks())
+        else:
+            value = f"[{fraction_text(r.lower)},{fraction_text(r.upper)}]"
+            best = f"not solved within {max_seconds:g} s"
+        print(
+            f"{k:>2} {2 * k + 4:>4} {len(results):>4} {secs:>9.3f} {cpus:>8.3f} {r.nodes:>7} "
+            f"{r.leaves:>7} {r.leaf_hits:>7} {r.play_nodes:>10}  {value:>5}  {best}",
+            flush=True,
+        )
+        if not r.solved:
+            break
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--k", type=int, nargs="*", help="hand sizes (default 1..5)")
+    ap.add_argument("--repeats", type=int, default=3, help="runs per k <= 4 (median)")
+    ap.add_argument(
+        "--max-seconds", type=float, default=300.0, help="time limit of each run (k = 5 budget)"
+    )
+    args = ap.parse_args()
+    bench(args.k or [1, 2, 3, 4, 5], args.repeats, args.max_seconds)
+
+
+if __name__ == "__main__":
+    main()

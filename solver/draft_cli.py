@@ -1,0 +1,168 @@
+"""``take6 draft``: solve the Logik draft exactly (registered through the ``take6.commands``
+entry point; the dispatcher in :mod:`take6.cli` turns a ``ValueError`` into a one-line error and
+exit status 2)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from solver.api import fraction_text
+from solver.draft import DraftError, DraftResult, solve_draft
+from solver.problem import Objective
+from take6.cards import HEADS
+
+EXAMPLES = """\
+examples:
+  take6 draft --players 2 --hand-size 3
+  take6 draft --players 2 --hand-size 4 --first-picker 2 --json
+  take6 draft --players 3 --hand-size 2 --objective paranoid --player 3
+  take6 draft --players 2 --hand-size 5 --time-limit 60
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``draft`` subcommand."""
+    p = subparsers.add_parser(
+        "draft",
+        help="solve the Logik draft exactly (small hand sizes)",
+        description=textwrap.fill(
+            "Solve the Logik draft with hand size K exactly: the deck 1..K*players+4 lies face "
+            "up, the players pick one card at a time in seat order from the first picker until "
+            "each holds K, the 4 cards left start the rows, and the round is played with every "
+            "hand known. The value is the exact minimax value of drafting and then playing "
+            "optimally: for 2 players (objective diff) the heads of the other player minus the "
+            "heads of --player; with --objective paranoid the heads of --player against a "
+            "coalition of all the others. Prints the value, every first pick with its value, "
+            "the principal draft line and the play that follows.",
+            width=78,
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    p.add_argument("--hand-size", type=int, required=True, metavar="K", help="cards per hand")
+    p.add_argument(
+        "--first-picker", type=int, default=1, metavar="N", help="seat that picks first (1-based)"
+    )
+    p.add_argument(
+        "--objective",
+        choices=[o.value for o in Objective],
+        default=None,
+        help="diff (2 players, the default) or paranoid (the default for more players)",
+    )
+    p.add_argument("--player", type=int, default=1, help="the player whose view (1-based)")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="S",
+        help="stop after S seconds and report proven bounds (not solved)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve the draft the arguments describe and print it; the exit status (0)."""
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise DraftError(f"--time-limit must be positive, got {args.time_limit}")
+    objective = args.objective
+    if objective is None:
+        objective = "diff" if args.players == 2 else "paranoid"
+    result = solve_draft(
+        args.players,
+        args.hand_size,
+        args.first_picker - 1,
+        objective,
+        args.player - 1,
+        time_limit=args.time_limit,
+    )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print_result(result)
+    return 0
+
+
+def meaning(r: DraftResult) -> str:
+    """What the value counts, in words (seats 1-based)."""
+    pr = r.problem
+    if pr.objective is Objective.DIFF:
+        return (
+            f"heads of player {pr.min_side[0] + 1} minus heads of player {pr.player + 1}, "
+            "both drafting and then playing optimally"
+        )
+    others = ", ".join(str(p + 1) for p in pr.max_side)
+    return (
+        f"heads of player {pr.player + 1}, who drafts and plays against the coalition of "
+        f"players {others}"
+    )
+
+
+def print_result(r: DraftResult) -> None:
+    """The text report: value, first picks, principal draft line, the play that follows."""
+    console = Console(highlight=False)
+    deck = r.hand_size * r.players + 4
+    console.print(
+        f"[bold]Logik draft[/] {r.players} players, hand size {r.hand_size}, deck 1..{deck}, "
+        f"player {r.first_picker + 1} picks first"
+    )
+    console.print(f"[bold]objective[/] {r.objective.value}: {meaning(r)}")
+    if r.solved and r.value is not None:
+        console.print(f"[bold]value[/] {fraction_text(r.value)}  (≈ {float(r.value):.6f})")
+    else:
+        console.print(
+            f"[bold yellow]not solved[/] within the time limit: "
+            f"{fraction_text(r.lower)} <= value <= {fraction_text(r.upper)}"
+        )
+    best = set(r.best_picks())
+    picks = Table(title=f"first picks (player {r.first_picker + 1})", title_justify="left")
+    picks.add_column("card", justify="right")
+    picks.add_column("heads", justify="right")
+    picks.add_column("value", justify="right")
+    picks.add_column("≈", justify="right")
+    picks.add_column("")
+    for p in r.picks:
+        if p.value is not None:
+            exact, approx = fraction_text(p.value), f"{float(p.value):.6f}"
+        else:
+            exact = f"[{fraction_text(p.lower)}, {fraction_text(p.upper)}]"
+            approx = "not solved"
+        picks.add_row(
+            str(p.card), str(HEADS[p.card]), exact, approx, "best" if p.card in best else ""
+        )
+    console.print(picks)
+    if r.line:
+        line = Table(title="principal draft line", title_justify="left")
+        line.add_column("pick", justify="right")
+        line.add_column("player", justify="right")
+        line.add_column("card", justify="right")
+        for i, dp in enumerate(r.line):
+            line.add_row(str(i + 1), str(dp.seat + 1), str(dp.card))
+        console.print(line)
+    if r.position is not None:
+        console.print(f"[bold]deal[/] {r.position}")
+    if r.play:
+        play = Table(title="the play that follows (principal line)", title_justify="left")
+        play.add_column("turn", justify="right")
+        play.add_column("cards (by player)")
+        play.add_column("row choices")
+        play.add_column("heads taken (by player)")
+        for i, t in enumerate(r.play):
+            play.add_row(
+                str(i + 1),
+                " ".join(str(c) for c in t.cards),
+                ", ".join(f"player {p + 1}: row {row + 1}" for p, row in t.choices) or "-",
+                " ".join(str(h) for h in t.heads),
+            )
+        console.print(play)
+    console.print(
+        f"draft nodes {r.nodes}, leaves solved {r.leaves}, leaf cache hits {r.leaf_hits}, "
+        f"play nodes {r.play_nodes}, {r.seconds:.3f} s",
+        style="dim",
+    )

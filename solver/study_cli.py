@@ -1,0 +1,288 @@
+"""``take6 study``: batch studies into a SQLite store (``deals``, ``drafts``), ``status`` and
+``export`` (registered through the ``take6.commands`` entry point; the dispatcher in
+:mod:`take6.cli` turns a ``ValueError`` into a one-line error and exit status 2)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from solver.study import (
+    EXECUTORS,
+    DealStudy,
+    DraftStudy,
+    RunReport,
+    Store,
+    Study,
+    StudyError,
+    check_executor,
+    export_csv,
+    export_parquet,
+    make_executor,
+    prepare,
+    run_study,
+)
+
+_DEALS_EXAMPLES = """examples:
+  take6 study deals --hand-size 4 --deals 500 --seed 1 --store study.sqlite
+  take6 study deals --hand-size 3 4 5 --deals 200 --store study.sqlite --study by-k --workers 4
+  take6 study deals --hand-size 5 --deals 1000 --store big.sqlite \\
+      --executor dask --scheduler tcp://10.0.0.5:8786
+A run that is stopped (Ctrl-C, kill -9, a crash) continues where it stopped when started
+again with the same settings."""
+
+_DRAFTS_EXAMPLES = """examples:
+  take6 study drafts --hand-size 1 2 3 --store study.sqlite
+  take6 study drafts --hand-size 2 3 --players 3 --first-picker 1 --store study.sqlite \\
+      --study drafts-3p"""
+
+_EXPORT_EXAMPLES = """examples:
+  take6 study export --store study.sqlite --csv results.csv
+  take6 study export --store study.sqlite --study deals --parquet deals.parquet"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``study`` subcommand with ``deals``, ``drafts``, ``status`` and ``export``."""
+    p = subparsers.add_parser(
+        "study",
+        help="batch studies of Logik deals and drafts into a SQLite store",
+        description=(
+            "Solve many Logik deals or drafts exactly and keep one row per item in a SQLite "
+            "store (resumable: a stopped run continues where it stopped). See docs/studies.md."
+        ),
+    )
+    sub = p.add_subparsers(dest="study_command", metavar="STUDY_COMMAND")
+    sub.required = True
+
+    d = sub.add_parser(
+        "deals",
+        help="solve the play of random Logik deals",
+        description=(
+            "Solve the play phase of random Logik deals: for each hand size K, deals 0..N-1, "
+            "each the deck 1..players*K+4 shuffled by a generator seeded from (seed, players, "
+            "K, deal index), hands of K, 4 single-card rows."
+        ),
+        epilog=_DEALS_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    d.add_argument(
+        "--hand-size", type=int, nargs="+", required=True, metavar="K", help="hand sizes"
+    )
+    d.add_argument("--deals", type=int, required=True, metavar="N", help="deals per hand size")
+    d.add_argument("--seed", type=int, default=0, help="the study's seed (default 0)")
+    d.add_argument("--node-limit", type=int, metavar="N", help="stop a search after N nodes")
+    _common(d)
+    d.set_defaults(func=run_deals)
+
+    r = sub.add_parser(
+        "drafts",
+        help="solve Logik drafts (draft and play) exactly",
+        description=(
+            "Solve the Logik draft followed by the play exactly, for each hand size and each "
+            "first picker (default: every seat)."
+        ),
+        epilog=_DRAFTS_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    r.add_argument(
+        "--hand-size", type=int, nargs="+", required=True, metavar="K", help="hand sizes"
+    )
+    r.add_argument(
+        "--first-picker", type=int, nargs="+", default=[], metavar="SEAT", help="1-based seats"
+    )
+    _common(r)
+    r.set_defaults(func=run_drafts)
+
+    s = sub.add_parser(
+        "status",
+        help="list the studies in a store and their progress",
+        description="List the studies in a store: kind, parameters, items done of items.",
+        epilog="example:\n  take6 study status --store study.sqlite",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    s.add_argument("--store", required=True, metavar="FILE")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=run_status)
+
+    e = sub.add_parser(
+        "export",
+        help="export a store's results to CSV or Parquet",
+        description=(
+            "Write the results (one row per item, all columns of the store) to CSV and/or "
+            "Parquet (Parquet needs pyarrow: pip install 'take6[study]')."
+        ),
+        epilog=_EXPORT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    e.add_argument("--store", required=True, metavar="FILE")
+    e.add_argument("--study", metavar="NAME", help="only this study (default: all)")
+    e.add_argument("--csv", metavar="OUT", help="write CSV to OUT")
+    e.add_argument("--parquet", metavar="OUT", help="write Parquet to OUT")
+    e.set_defaults(func=run_export)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", required=True, metavar="FILE", help="the SQLite store")
+    p.add_argument("--study", metavar="NAME", help="the study's name in the store (default: kind)")
+    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    p.add_argument(
+        "--objective",
+        choices=["diff", "paranoid"],
+        help="default: diff for 2 players, paranoid for more",
+    )
+    p.add_argument("--player", type=int, default=1, help="whose view (1-based, default 1)")
+    p.add_argument(
+        "--executor",
+        default="process",
+        help=f"where to run: {' or '.join(EXECUTORS)} (default process)",
+    )
+    p.add_argument(
+        "--workers", type=int, metavar="N", help="process executor: N processes (default: CPUs)"
+    )
+    p.add_argument("--scheduler", metavar="ADDRESS", help="dask executor: the scheduler address")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print the run's report as JSON")
+
+
+def run_deals(args: argparse.Namespace) -> int:
+    study = DealStudy(
+        hand_sizes=tuple(args.hand_size),
+        deals=args.deals,
+        seed=args.seed,
+        players=args.players,
+        objective=args.objective,
+        player=args.player,
+        node_limit=args.node_limit,
+    )
+    return _run(args, study)
+
+
+def run_drafts(args: argparse.Namespace) -> int:
+    study = DraftStudy(
+        hand_sizes=tuple(args.hand_size),
+        first_pickers=tuple(args.first_picker),
+        players=args.players,
+        objective=args.objective,
+        player=args.player,
+    )
+    return _run(args, study)
+
+
+class _RateColumn(ProgressColumn):
+    """Items per second over rich's recent samples."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- items/s" if speed is None else f"{speed:.2f} items/s", style="cyan")
+
+
+def _run(args: argparse.Namespace, study: Study) -> int:
+    check_executor(args.executor, args.workers, args.scheduler)
+    name = prepare(args.store, study, args.study)
+    stderr = Console(stderr=True)
+    with (
+        make_executor(args.executor, args.workers, args.scheduler) as (executor, window),
+        Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _RateColumn(),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=stderr,
+            disable=args.no_progress,
+        ) as bar,
+    ):
+        task = bar.add_task(f"{study.kind} {name}", total=None)
+        started: list[int] = []
+
+        def progress(done: int, total: int) -> None:
+            if not started:
+                started.append(done)
+                bar.update(task, total=total, completed=done)
+            else:
+                bar.advance(task)
+
+        report = run_study(
+            args.store, study, name=name, executor=executor, window=window, progress=progress
+        )
+    _print_report(args, report)
+    return 0
+
+
+def _print_report(args: argparse.Namespace, r: RunReport) -> None:
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "store": args.store,
+                    "study": r.study,
+                    "items": r.items,
+                    "skipped": r.skipped,
+                    "solved": r.solved,
+                    "seconds": round(r.seconds, 3),
+                    "items_per_second": round(r.rate, 3),
+                }
+            )
+        )
+        return
+    print(
+        f"study {r.study!r} in {args.store}: {r.items} items, {r.skipped} already done, "
+        f"{r.solved} solved now in {r.seconds:.2f} s ({r.rate:.2f} items/s)"
+    )
+
+
+def run_status(args: argparse.Namespace) -> int:
+    with Store(args.store, create=False) as db:
+        infos = db.studies()
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "study": i.study,
+                        "kind": i.kind,
+                        "params": i.params,
+                        "items": i.items,
+                        "done": i.done,
+                        "created": i.created,
+                    }
+                    for i in infos
+                ]
+            )
+        )
+        return 0
+    if not infos:
+        print(f"{args.store}: no studies")
+    for i in infos:
+        params = " ".join(f"{k}={v}" for k, v in sorted(i.params.items()))
+        print(f"{i.study} ({i.kind}): {i.done}/{i.items} done; {params}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    if not args.csv and not args.parquet:
+        raise StudyError("give --csv OUT and/or --parquet OUT")
+    if args.parquet:
+        n = export_parquet(args.store, args.parquet, args.study)
+        print(f"{n} rows written to {args.parquet}", file=sys.stderr)
+    if args.csv:
+        n = export_csv(args.store, args.csv, args.study)
+        print(f"{n} rows written to {args.csv}", file=sys.stderr)
+    return 0

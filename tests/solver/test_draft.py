@@ -1,0 +1,291 @@
+"""The Logik draft solver (:mod:`solver.draft`) and ``take6 draft``.
+
+The reference for the values is a naive minimax written here: it walks the draft with the
+engine (:func:`take6.state.new_game`, :func:`take6.state.legal_actions` in the draft phase),
+and values every finished draft with the baseline play solver (:mod:`solver.baseline`). No
+alpha-beta, no canonical keys, no shared play search.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+from solver.api import solve
+from solver.baseline import baseline_value
+from solver.draft import DraftError, DraftSearch, draft_order, draft_rules, solve_draft
+from solver.matrix import Num
+from solver.problem import make_problem
+from solver.search import INF
+from take6.cli import main
+from take6.rules import Rules
+from take6.state import Phase, Pick, State, apply, legal_actions, new_game
+
+
+def naive_draft(
+    players: int, hand_size: int, first_picker: int, objective: str, player: int
+) -> tuple[Fraction, dict[int, Fraction]]:
+    """The draft value and every first pick's value by plain minimax over the engine's picks,
+    with baseline leaf values (memoised by the exact deal only). The maximising seats: ``player``
+    for diff, every other seat for paranoid."""
+    rules = Rules.for_variant(
+        "logik", players=players, hand_size=hand_size, first_picker=first_picker
+    )
+    maximiser = {player} if objective == "diff" else set(range(players)) - {player}
+    leaves: dict[str, Fraction] = {}
+
+    def value(state: State) -> Fraction:
+        if state.phase is not Phase.DRAFT:
+            pos = state.position()
+            key = str(pos)
+            if key not in leaves:
+                leaves[key] = baseline_value(make_problem(pos, objective, player))
+            return leaves[key]
+        (seat,) = state.to_act()
+        vals = [value(apply(state, a)) for a in legal_actions(state)]
+        return max(vals) if seat in maximiser else min(vals)
+
+    root = new_game(rules)
+    assert root.phase is Phase.DRAFT
+    picks = {a.card: value(apply(root, a)) for a in legal_actions(root) if isinstance(a, Pick)}
+    best = max if first_picker in maximiser else min
+    return best(picks.values()), picks
+
+
+@pytest.mark.parametrize(
+    ("players", "hand_size", "first_picker", "objective", "player"),
+    [
+        (2, 1, 0, "diff", 0),
+        (2, 1, 1, "diff", 0),
+        (2, 1, 0, "diff", 1),
+        (2, 2, 0, "diff", 0),
+        (2, 2, 1, "diff", 0),
+        (2, 2, 0, "diff", 1),
+        (2, 2, 0, "paranoid", 0),
+        (2, 2, 1, "paranoid", 1),
+        (3, 1, 0, "paranoid", 0),
+        (3, 1, 2, "paranoid", 1),
+        (4, 1, 1, "paranoid", 3),
+    ],
+)
+def test_values_match_naive_minimax_over_baseline(
+    players: int, hand_size: int, first_picker: int, objective: str, player: int
+) -> None:
+    value, picks = naive_draft(players, hand_size, first_picker, objective, player)
+    r = solve_draft(players, hand_size, first_picker, objective, player)
+    assert r.solved and r.value == value == r.lower == r.upper
+    assert {p.card: p.value for p in r.picks} == picks
+    assert r.best_picks() == sorted(c for c, v in picks.items() if v == value)
+
+
+def test_k3_matches_plain_minimax_over_the_play_solver() -> None:
+    """k = 3 is too big for the baseline: a plain minimax (memoised on the picked sets, no
+    pruning) over fresh play-solver leaves instead."""
+    ds = DraftSearch(2, 3, first_picker=1)
+    memo: dict[tuple[int, ...], Num] = {}
+
+    def value(masks: tuple[int, ...]) -> Num:
+        if masks in memo:
+            return memo[masks]
+        v: Num
+        if ds.is_leaf(masks):
+            leaf = solve(ds.leaf_position(masks), "diff", 0, line=False)[0].value
+            assert leaf is not None
+            v = leaf
+        else:
+            seat = ds.picker(sum(m.bit_count() for m in masks))
+            vals = [value(ds.child(masks, c)) for c in ds.pool(masks)]
+            v = max(vals) if seat == 0 else min(vals)
+        memo[masks] = v
+        return v
+
+    r = solve_draft(2, 3, first_picker=1)
+    root = ds.root()
+    assert r.value == value(root)
+    assert {p.card: p.value for p in r.picks} == {
+        c: value(ds.child(root, c)) for c in ds.pool(root)
+    }
+
+
+@pytest.mark.parametrize(
+    ("players", "hand_size", "first_picker"), [(2, 3, 0), (2, 2, 1), (3, 2, 2), (5, 1, 3)]
+)
+def test_draft_order_and_leaves_follow_the_engine(
+    players: int, hand_size: int, first_picker: int
+) -> None:
+    rng = random.Random(players * 100 + hand_size * 10 + first_picker)
+    order = draft_order(players, hand_size, first_picker)
+    objective = "diff" if players == 2 else "paranoid"
+    ds = DraftSearch(players, hand_size, first_picker, objective)
+    state = new_game(
+        Rules.for_variant("logik", players, hand_size=hand_size, first_picker=first_picker)
+    )
+    masks = ds.root()
+    seen = []
+    while state.phase is Phase.DRAFT:
+        (seat,) = state.to_act()
+        seen.append(seat)
+        assert ds.picker(len(seen) - 1) == seat
+        card = rng.choice(ds.pool(masks))
+        assert sorted(ds.pool(masks)) == sorted(state.pool)
+        state = apply(state, Pick(seat, card))
+        masks = ds.child(masks, card)
+    assert seen == order
+    assert ds.is_leaf(masks)
+    leaf, engine = ds.leaf_position(masks), state.position()
+    assert (leaf.rows, leaf.hands, leaf.rules.deck_size) == (
+        engine.rows,
+        engine.hands,
+        engine.rules.deck_size,
+    )
+
+
+@pytest.mark.parametrize(("objective", "players"), [("diff", 2), ("paranoid", 3)])
+def test_leaf_key_symmetry(objective: str, players: int) -> None:
+    """The canonical leaf key keeps the value up to its sign (diff: exchanging the hands negates
+    it; paranoid: the coalition's hands may be exchanged)."""
+    rng = random.Random(7)
+    k = 3 if players == 2 else 2
+    ds = DraftSearch(players, k, objective=objective, player=0)
+    swapped = 0
+    for _ in range(12):
+        masks = ds.root()
+        while not ds.is_leaf(masks):
+            masks = ds.child(masks, rng.choice(ds.pool(masks)))
+        key, sign = ds.leaf_key(masks)
+        swapped += key != masks
+        v = solve(ds.leaf_position(masks), objective, 0, line=False)[0].value
+        w = solve(ds.leaf_position(key), objective, 0, line=False)[0].value
+        assert v is not None and w is not None and v == sign * w
+    assert swapped  # the symmetry was exercised
+
+
+def test_window_contract() -> None:
+    """With a window, the bounds are exact, or fail low (hi <= alpha), or fail high."""
+    exact = {p.card: p.value for p in solve_draft(2, 2).picks}
+    rng = random.Random(3)
+    for _ in range(40):
+        ds = DraftSearch(2, 2)
+        c = rng.choice(sorted(exact))
+        a = Fraction(rng.randint(-6, 4), rng.randint(1, 3))
+        b = a + Fraction(rng.randint(0, 6), rng.randint(1, 3))
+        lo, hi = ds.value(ds.child(ds.root(), c), a, b)
+        v = exact[c]
+        assert v is not None and lo <= v <= hi
+        assert lo == hi or hi <= a or lo >= b
+    ds = DraftSearch(2, 2)
+    lo, hi = ds.value(ds.root(), -INF, INF)
+    assert lo == hi == solve_draft(2, 2).value
+
+
+def test_principal_line_and_play() -> None:
+    r = solve_draft(2, 3, first_picker=1)
+    assert r.solved and r.value is not None and r.position is not None
+    assert [p.seat for p in r.line] == draft_order(2, 3, 1)
+    # The line is legal in the engine and leads to the reported deal.
+    state = new_game(Rules.for_variant("logik", players=2, hand_size=3, first_picker=1))
+    for p in r.line:
+        state = apply(state, Pick(p.seat, p.card))
+    engine = state.position()
+    assert (engine.rows, engine.hands) == (r.position.rows, r.position.hands)
+    # Every pick keeps the value (checked by a fresh search), and so does the play after it.
+    ds = DraftSearch(2, 3, first_picker=1)
+    masks = ds.root()
+    for p in r.line:
+        masks = ds.child(masks, p.card)
+        assert ds.exact(masks) == r.value
+    assert solve(r.position, "diff", 0, line=False)[0].value == r.value
+    assert len(r.play) == 3 and all(len(t.cards) == 2 for t in r.play)
+
+
+def test_time_limit_gives_proven_bounds_never_a_wrong_value() -> None:
+    exact = solve_draft(2, 3)
+    assert exact.value is not None
+    stopped = solve_draft(2, 3, time_limit=1e-9)
+    assert not stopped.solved and stopped.value is None
+    assert stopped.lower <= exact.value <= stopped.upper
+    assert stopped.lower < stopped.upper
+    by_card = {p.card: p.value for p in exact.picks}
+    for p in stopped.picks:
+        assert p.lower <= by_card[p.card] <= p.upper  # type: ignore[operator]
+        assert p.value is None or p.value == by_card[p.card]
+    assert stopped.line == [] and stopped.play == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": 2, "hand_size": 0}, "hand size must be at least 1, got 0"),
+        ({"players": 10, "hand_size": 11}, "too many cards for the deck"),
+        ({"players": 11, "hand_size": 1}, "players must be 2..10, got 11"),
+        ({"players": 2, "hand_size": 2, "first_picker": 2}, "first picker must be a seat 1..2"),
+        ({"players": 3, "hand_size": 2, "first_picker": -1}, "first picker must be a seat 1..3"),
+        ({"players": 3, "hand_size": 1, "objective": "diff"}, "diff needs exactly 2 players"),
+        ({"players": 2, "hand_size": 1, "objective": "best"}, "unknown objective 'best'"),
+        ({"players": 2, "hand_size": 1, "player": 2}, "player must be a seat 1..2, got 3"),
+        ({"players": 2, "hand_size": 1, "time_limit": 0}, "time limit must be positive"),
+    ],
+)
+def test_bad_settings_are_one_line_value_errors(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(DraftError, match=message) as info:
+        solve_draft(**kwargs)  # type: ignore[arg-type]
+    assert isinstance(info.value, ValueError)
+    assert "\n" not in str(info.value)
+
+
+def test_draft_rules_are_the_engines() -> None:
+    rules = draft_rules(3, 4, 2)
+    assert rules == Rules.for_variant("logik", players=3, hand_size=4, first_picker=2)
+    assert rules.deck_size == 16 and rules.draft
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--hand-size", "0"], "take6: error: hand size must be at least 1, got 0"),
+        (["--players", "10", "--hand-size", "11"], "take6: error: too many cards for the deck"),
+        (["--hand-size", "2", "--first-picker", "3"], "take6: error: first picker must be"),
+        (["--hand-size", "2", "--first-picker", "0"], "take6: error: first picker must be"),
+        (["--hand-size", "2", "--time-limit", "-1"], "take6: error: --time-limit must be"),
+    ],
+)
+def test_cli_bad_settings_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["draft", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["draft", "--players", "2", "--hand-size", "2", "--first-picker", "2", "--json"]) == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    r = solve_draft(2, 2, 1)
+    assert data["solved"] is True
+    assert data["value"] == str(r.value)
+    assert [p["card"] for p in data["picks"]] == list(range(1, 9))
+    assert {p["card"]: p["value"] for p in data["picks"]} == {p.card: str(p.value) for p in r.picks}
+    assert [x["player"] for x in data["line"]] == [2, 1, 2, 1]
+    assert data["nodes"] >= 1 and data["seconds"] >= 0
+    assert data["first_picker"] == 2 and data["objective"] == "diff"
+
+
+def test_cli_text_and_paranoid(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", "--players", "3", "--hand-size", "1", "--player", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "objective paranoid" in out and "value " in out
+    assert "first picks" in out and "principal draft line" in out and "play that follows" in out
+
+
+def test_cli_time_limit_reports_not_solved(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", "--hand-size", "3", "--time-limit", "1e-9"]) == 0
+    assert "not solved" in capsys.readouterr().out
+    assert main(["draft", "--hand-size", "3", "--time-limit", "1e-9", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solved"] is False and data["value"] is None
+    assert Fraction(data["lower"]) <= Fraction(data["upper"])

@@ -1,0 +1,61 @@
+"""The notebooks run end to end (small parameters, through nbclient) and the saved copies in
+the repository hold the outputs of a real run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "logik_draft.ipynb"
+SMALL = {
+    "TAKE6_NB_DEAL_K": "2,3",
+    "TAKE6_NB_DEALS": "12",
+    "TAKE6_NB_SEED": "5",
+    "TAKE6_NB_DRAFT_K": "1,2",
+    "TAKE6_NB_DRAFT3_K": "1",
+    "TAKE6_NB_WORKERS": "1",
+}
+
+
+def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("pandas")
+    kernel_manager = pytest.importorskip("jupyter_client.manager")
+    for key, value in SMALL.items():
+        monkeypatch.setenv(key, value)
+    store = tmp_path / "small.sqlite"
+    monkeypatch.setenv("TAKE6_NB_STORE", str(store))
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    # IPC sockets in the temporary directory: the kernel needs no network at all.
+    km = kernel_manager.KernelManager(
+        kernel_name="python3", transport="ipc", ip=str(tmp_path / "kernel")
+    )
+    client = nbclient.NotebookClient(
+        nb, km=km, timeout=120, resources={"metadata": {"path": str(tmp_path)}}
+    )
+    client.execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert "deals: 24 items, 0 already in the store, 24 solved now" in text
+    assert "drafts-2p: 4 items" in text and "drafts-3p: 3 items" in text
+    assert sum("image/png" in o.get("data", {}) for o in outputs) >= 5
+    assert store.is_file()
+
+
+def test_saved_notebook_has_real_outputs() -> None:
+    size = NOTEBOOK.stat().st_size
+    assert size < 1_000_000, f"{NOTEBOOK.name} is {size} bytes"
+    nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert "parameters" in code[0]["metadata"].get("tags", [])
+    assert all(c["execution_count"] is not None for c in code), "the notebook was not run"
+    outputs = [o for c in code for o in c["outputs"]]
+    assert not [o for o in outputs if o["output_type"] == "error"]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) >= 5
