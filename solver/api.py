@@ -202,23 +202,35 @@ def principal_line(search: Search) -> list[Turn]:
         cards = [0] * pr.players
         for p, c in zip(pr.max_side + pr.min_side, a + b, strict=True):
             cards[p] = c
-        start = state
-        choices: list[tuple[int, int]] = []
-        heads = [0] * pr.players
-        for p, c in enumerate(cards):
-            state, events = step(state, Play(p, c))
-            _count(events, heads)
-        while state.phase is Phase.ROW_CHOICE:
-            assert state.pending is not None
-            owner = state.pending.player
-            options = [x for x in legal_actions(state) if isinstance(x, ChooseRow)]
-            pick: Callable[..., ChooseRow] = max if owner in pr.max_side else min
-            choice = pick(options, key=lambda x: settle_value(search, start, step(state, x)[0]))
-            choices.append((owner, choice.row))
-            state, events = step(state, choice)
-            _count(events, heads)
+        state, choices, heads = play_turn(search, state, cards)
         turns.append(Turn(tuple(cards), tuple(choices), tuple(heads)))
     return turns
+
+
+def play_turn(
+    search: Search, state: State, cards: list[int]
+) -> tuple[State, list[tuple[int, int]], list[int]]:
+    """Play one turn with the reference engine: ``cards`` by seat, each row choice made
+    optimally by its owner. Returns the state after the turn, the row choices
+    ``(player, 0-based row)`` and the heads each player took."""
+    pr = search.problem
+    start = state
+    heads = [0] * pr.players
+    choices: list[tuple[int, int]] = []
+    for p, c in enumerate(cards):
+        state, events = step(state, Play(p, c))
+        _count(events, heads)
+    while state.phase is Phase.ROW_CHOICE:
+        assert state.pending is not None
+        owner = state.pending.player
+        options = [x for x in legal_actions(state) if isinstance(x, ChooseRow)]
+        pick: Callable[..., ChooseRow] = max if owner in pr.max_side else min
+        now = state
+        choice = pick(options, key=lambda x: settle_value(search, start, step(now, x)[0]))
+        choices.append((owner, choice.row))
+        state, events = step(state, choice)
+        _count(events, heads)
+    return state, choices, heads
 
 
 def _count(events: tuple[object, ...], heads: list[int]) -> None:

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
@@ -46,14 +45,13 @@ from typing import Any
 
 import networkx as nx
 
-from solver.api import exact_entry, fraction_text, settle_value, solve
+from solver.api import exact_entry, fraction_text, play_turn, solve
 from solver.errors import SolverError
 from solver.problem import Objective
 from solver.search import Search, Strategy
-from take6.cards import HEADS
 from take6.notation import Position, format_position
 from take6.rules import EndCondition
-from take6.state import ChooseRow, Phase, Placed, Play, State, from_position, legal_actions, step
+from take6.state import Phase, State, from_position
 
 DEFAULT_MAX_NODES = 20_000
 """The default cap on the number of nodes (a larger graph raises :class:`SolverError`)."""
@@ -144,32 +142,6 @@ def graph_from_search(
     return graph
 
 
-def play_turn(
-    search: Search, state: State, cards: list[int]
-) -> tuple[State, list[tuple[int, int]], list[int]]:
-    """Play one turn with the reference engine: ``cards`` by seat, each row choice made
-    optimally by its owner. Returns the state after the turn, the row choices
-    ``(player, 0-based row)`` and the heads each player took."""
-    pr = search.problem
-    start = state
-    heads = [0] * pr.players
-    choices: list[tuple[int, int]] = []
-    for p, c in enumerate(cards):
-        state, events = step(state, Play(p, c))
-        _count(events, heads)
-    while state.phase is Phase.ROW_CHOICE:
-        assert state.pending is not None
-        owner = state.pending.player
-        options = [x for x in legal_actions(state) if isinstance(x, ChooseRow)]
-        pick: Callable[..., ChooseRow] = max if owner in pr.max_side else min
-        now = state
-        choice = pick(options, key=lambda x: settle_value(search, start, step(now, x)[0]))
-        choices.append((owner, choice.row))
-        state, events = step(state, choice)
-        _count(events, heads)
-    return state, choices, heads
-
-
 def write_graphml(graph: Any, path: str | Path) -> None:
     """Write ``graph`` (from :func:`solved_graph`) as GraphML; read it back with
     ``networkx.read_graphml``."""
@@ -179,12 +151,6 @@ def write_graphml(graph: Any, path: str | Path) -> None:
 def strategy_text(dist: dict[int, Fraction]) -> str:
     """A mixed strategy over cards, compactly: ``"4:2/3 90:1/3"`` (support only)."""
     return " ".join(f"{c}:{fraction_text(q)}" for c, q in sorted(dist.items()) if q)
-
-
-def _count(events: tuple[object, ...], heads: list[int]) -> None:
-    for ev in events:
-        if isinstance(ev, Placed):
-            heads[ev.player] += sum(HEADS[c] for c in ev.taken)
 
 
 def _node_id(root: Position, before: State, after: State) -> str:
