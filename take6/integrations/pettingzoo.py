@@ -408,17 +408,12 @@ def _index(action: Any, agent: str) -> int:
         raise IllegalActionError(f"{agent}: {action!r} is not an action index") from None
 
 
-class Take6AECEnv(AECEnv):  # type: ignore[misc]
-    """The AEC environment (see the module docstring). Build it with :func:`env`."""
+class _EnvCommon:
+    """What the AEC and the parallel environment share: settings, spaces, rendering."""
 
-    metadata: dict[str, Any] = {  # noqa: RUF012 - the PettingZoo convention
-        "name": "take6_v0",
-        "render_modes": ["ansi"],
-        "is_parallelizable": False,
-    }
+    metadata: dict[str, Any]
 
-    def __init__(self, render_mode: str | None = None, **settings: Any) -> None:
-        super().__init__()
+    def _setup(self, render_mode: str | None, settings: dict[str, Any]) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
@@ -444,6 +439,29 @@ class Take6AECEnv(AECEnv):  # type: ignore[misc]
     def game_state(self) -> State:
         """The engine's state (every hand visible: for analysis, not for agents)."""
         return self.game.state
+
+    def render(self) -> str | None:
+        """``ansi``: the state in one line (:meth:`take6.state.State.describe`)."""
+        if self.render_mode is None:
+            return None
+        return self.game.state.describe()
+
+    def close(self) -> None:
+        pass
+
+
+class Take6AECEnv(_EnvCommon, AECEnv):  # type: ignore[misc]
+    """The AEC environment (see the module docstring). Build it with :func:`env`."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - the PettingZoo convention
+        "name": "take6_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, render_mode: str | None = None, **settings: Any) -> None:
+        super().__init__()
+        self._setup(render_mode, settings)
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.game.reset(seed)
@@ -482,17 +500,8 @@ class Take6AECEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
         self._select()
 
-    def render(self) -> str | None:
-        """``ansi``: the state in one line (:meth:`take6.state.State.describe`)."""
-        if self.render_mode is None:
-            return None
-        return self.game.state.describe()
 
-    def close(self) -> None:
-        pass
-
-
-class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
+class Take6ParallelEnv(_EnvCommon, ParallelEnv):  # type: ignore[misc]
     """The parallel environment (see the module docstring). Build it with :func:`parallel_env`."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - the PettingZoo convention
@@ -501,31 +510,7 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
     }
 
     def __init__(self, render_mode: str | None = None, **settings: Any) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
-        self.rules = rules_from_settings(**settings)
-        self.game = _Game(self.rules)
-        self.possible_agents = [f"player_{p}" for p in range(self.rules.players)]
-        obs_space, act_space = self.game.spaces()
-        self.observation_spaces: dict[str, spaces.Dict] = dict.fromkeys(
-            self.possible_agents, obs_space
-        )
-        self.action_spaces: dict[str, spaces.Discrete] = dict.fromkeys(
-            self.possible_agents, act_space
-        )
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
-
-    @property
-    def game_state(self) -> State:
-        """The engine's state (every hand visible: for analysis, not for agents)."""
-        return self.game.state
+        self._setup(render_mode, settings)
 
     def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
@@ -561,14 +546,6 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return self.game.state.describe()
-
-    def close(self) -> None:
-        pass
 
 
 raw_env = Take6AECEnv
