@@ -74,8 +74,11 @@ def read_position(words: list[str]) -> Position:
     """A position from the command line: compact notation, JSON text or a JSON file."""
     text = " ".join(words)
     path = Path(text)
-    if not text.lstrip().startswith("{") and len(words) == 1 and path.is_file():
-        text = path.read_text(encoding="utf-8")
+    if not text.lstrip().startswith("{") and len(words) == 1:
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+        elif text.endswith(".json"):
+            raise SolverError(f"no such position file: {text!r}")
     try:
         return load_position(text)
     except ValueError as exc:

@@ -104,3 +104,10 @@ def test_limits_report_not_solved(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", text, "--time-limit", "0.001", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert Fraction(data["lower"]) <= Fraction(4, 261) <= Fraction(data["upper"])
+
+
+def test_missing_position_file_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["solve", "no-such-position.json"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == "take6: error: no such position file: 'no-such-position.json'"
