@@ -7,13 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from solver.api import Result, fraction_text, solve
+from solver.api import Result, Turn, fraction_text, solve
 from solver.certificate import write_certificate
 from solver.check import CertificateError, check_certificate
 from solver.errors import SolverError
@@ -133,6 +134,23 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def line_table(turns: Sequence[Turn], title: str, heads_header: str) -> Table:
+    """A line of play as a table: turn, cards by player, row choices, heads taken."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("turn", justify="right")
+    table.add_column("cards (by player)")
+    table.add_column("row choices")
+    table.add_column(heads_header)
+    for i, t in enumerate(turns):
+        table.add_row(
+            str(i + 1),
+            " ".join(str(c) for c in t.cards),
+            ", ".join(f"player {p + 1}: row {row + 1}" for p, row in t.choices) or "-",
+            " ".join(str(h) for h in t.heads),
+        )
+    return table
+
+
 def _print_result(r: Result, cert: str | None, cert_nodes: int | None) -> None:
     console = Console(highlight=False)
     pr = r.problem
@@ -155,19 +173,7 @@ def _print_result(r: Result, cert: str | None, cert_nodes: int | None) -> None:
             )
         console.print(table)
         if r.line:
-            line = Table(title="principal line", title_justify="left")
-            line.add_column("turn", justify="right")
-            line.add_column("cards (by player)")
-            line.add_column("row choices")
-            line.add_column("heads taken")
-            for i, t in enumerate(r.line):
-                line.add_row(
-                    str(i + 1),
-                    " ".join(str(c) for c in t.cards),
-                    ", ".join(f"player {p + 1}: row {row + 1}" for p, row in t.choices) or "-",
-                    " ".join(str(h) for h in t.heads),
-                )
-            console.print(line)
+            console.print(line_table(r.line, "principal line", "heads taken"))
     else:
         console.print(
             f"[bold yellow]not solved[/] within the limits: "

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from solver.api import fraction_text
+from solver.cli import line_table
 from solver.draft import DraftError, DraftResult, solve_draft
 from solver.problem import Objective
 from take6.cards import HEADS
@@ -148,19 +149,9 @@ def print_result(r: DraftResult) -> None:
     if r.position is not None:
         console.print(f"[bold]deal[/] {r.position}")
     if r.play:
-        play = Table(title="the play that follows (principal line)", title_justify="left")
-        play.add_column("turn", justify="right")
-        play.add_column("cards (by player)")
-        play.add_column("row choices")
-        play.add_column("heads taken (by player)")
-        for i, t in enumerate(r.play):
-            play.add_row(
-                str(i + 1),
-                " ".join(str(c) for c in t.cards),
-                ", ".join(f"player {p + 1}: row {row + 1}" for p, row in t.choices) or "-",
-                " ".join(str(h) for h in t.heads),
-            )
-        console.print(play)
+        console.print(
+            line_table(r.play, "the play that follows (principal line)", "heads taken (by player)")
+        )
     console.print(
         f"draft nodes {r.nodes}, leaves solved {r.leaves}, leaf cache hits {r.leaf_hits}, "
         f"play nodes {r.play_nodes}, {r.seconds:.3f} s",

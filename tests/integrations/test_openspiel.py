@@ -13,17 +13,16 @@ import pickle
 import random
 from typing import Any
 
+import pyspiel
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-pyspiel = pytest.importorskip("pyspiel")
-
-from take6.cards import HEADS  # noqa: E402
-from take6.integrations import openspiel as os6  # noqa: E402
-from take6.notation import Position, format_position, parse_position  # noqa: E402
-from take6.rules import EndCondition, Rules  # noqa: E402
-from take6.state import (  # noqa: E402
+from take6.cards import HEADS
+from take6.integrations import openspiel as os6
+from take6.notation import Position, format_position, parse_position
+from take6.rules import EndCondition, Rules
+from take6.state import (
     ChooseRow,
     Phase,
     Pick,
@@ -386,18 +385,12 @@ def test_value_iteration_finds_the_known_value(monkeypatch: pytest.MonkeyPatch) 
     takes one too: 0. (4, 1): P2 takes the 3 so that P1's 2 is too low next turn: 0. (4, 7):
     P2's 1 takes a 1-head row next turn: +1. The matrix [[1, 0], [0, 1]] is worth 1/2.
     """
-    pytest.importorskip("cvxpy")
     from open_spiel.python.algorithms import lp_solver, value_iteration
 
     for key in ("abstol", "reltol", "feastol"):  # ECOS's 1e-7 default is too loose for 1e-9
         monkeypatch.setitem(lp_solver.DEFAULT_ECOS_SOLVER_KWARGS, key, 1e-12)
-    try:
-        game = os6.load_game("logik:8 5/6/3/8 2,4|1,7", known_hands=True, returns="diff")
-        values = value_iteration.value_iteration(game, depth_limit=-1, threshold=1e-12)
-    except Exception as exc:  # ECOS missing from cvxpy: the LP cannot run here
-        if "ECOS" in str(exc):
-            pytest.skip(f"value iteration's LP solver is not installed: {exc}")
-        raise
+    game = os6.load_game("logik:8 5/6/3/8 2,4|1,7", known_hands=True, returns="diff")
+    values = value_iteration.value_iteration(game, depth_limit=-1, threshold=1e-12)
     assert values[str(game.new_initial_state())] == pytest.approx(0.5, abs=1e-9)
 
 
