@@ -41,6 +41,7 @@ from typing import Any
 from take6.cards import MAX_CARD, Card
 from take6.errors import NotationError, PositionError, RulesError
 from take6.rules import Rules, Variant
+from take6.text import decode, excerpt, parse_int, strip_bom
 
 Cards = tuple[Card, ...]
 
@@ -68,19 +69,36 @@ class Position:
     ) -> Position:
         """Validate and build a position; raises :class:`PositionError` naming the problem."""
         where = _describe_input(variant, rows, hands)
-        hands_t = tuple(_cards(h, f"hand {i + 1}", where) for i, h in enumerate(hands))
-        rows_t = tuple(_cards(r, f"row {i + 1}", where) for i, r in enumerate(rows))
+        if not isinstance(variant, (str, Variant)):
+            raise PositionError(f"variant must be a name, got {excerpt(variant)} in {where}")
+        hands_t = tuple(
+            _cards(h, f"hand {i + 1}", where) for i, h in enumerate(_groups(hands, "hands", where))
+        )
+        rows_t = tuple(
+            _cards(r, f"row {i + 1}", where) for i, r in enumerate(_groups(rows, "rows", where))
+        )
         n = len(hands_t)
         piles_t = (
-            tuple(_cards(p, f"bull pile {i + 1}", where) for i, p in enumerate(piles))
+            tuple(
+                _cards(p, f"bull pile {i + 1}", where)
+                for i, p in enumerate(_groups(piles, "bull piles", where))
+            )
             if piles is not None
             else tuple(() for _ in range(n))
         )
-        totals_t = tuple(totals) if totals is not None else tuple(0 for _ in range(n))
+        if totals is not None and (
+            isinstance(totals, (str, bytes)) or not isinstance(totals, Sequence)
+        ):
+            raise PositionError(f"totals must be a list of integers, got {excerpt(totals)}")
+        totals_t = tuple(totals) if totals is not None else (0,) * n
         if not 2 <= n <= 10:
             raise PositionError(f"a position needs 2..10 hands, got {n} in {where}")
-        if deck is not None and (not isinstance(deck, int) or not 1 <= deck <= MAX_CARD):
-            raise PositionError(f"deck must be an integer 1..{MAX_CARD}, got {deck!r} in {where}")
+        if deck is not None and (
+            not isinstance(deck, int) or isinstance(deck, bool) or not 1 <= deck <= MAX_CARD
+        ):
+            raise PositionError(
+                f"deck must be an integer 1..{MAX_CARD}, got {excerpt(deck)} in {where}"
+            )
         sizes = {len(h) for h in hands_t}
         if len(sizes) > 1:
             raise PositionError(
@@ -101,7 +119,10 @@ class Position:
 
     def validate(self) -> None:
         """Raise :class:`PositionError` unless this is a legal position."""
-        where = f"position {format_position(self)!r}"
+        try:
+            where = f"position {excerpt(format_position(self), 300)}"
+        except (ValueError, TypeError):  # a number too long to print, or not a number
+            where = "the position"
         rules = self.rules
         n = rules.players
         if len(self.hands) != n:
@@ -113,7 +134,7 @@ class Position:
         for i, t in enumerate(self.totals):
             if not isinstance(t, int) or isinstance(t, bool) or t < 0:
                 raise PositionError(
-                    f"total {i + 1} must be a non-negative integer, got {t!r} in {where}"
+                    f"total {i + 1} must be a non-negative integer, got {excerpt(t)} in {where}"
                 )
         if len(self.rows) != rules.rows:
             raise PositionError(
@@ -137,7 +158,8 @@ class Position:
             for c in cards:
                 if not 1 <= c <= rules.deck_size:
                     raise PositionError(
-                        f"card {c} in {name} is outside the deck 1..{rules.deck_size} in {where}"
+                        f"card {excerpt(c)} in {name} is outside the deck 1..{rules.deck_size} "
+                        f"in {where}"
                     )
                 if c in seen:
                     raise PositionError(f"card {c} appears twice ({seen[c]} and {name}) in {where}")
@@ -197,23 +219,22 @@ class Position:
 
 def _describe_input(variant: object, rows: object, hands: object) -> str:
     v = variant.value if isinstance(variant, Variant) else variant
-    return f"position (variant={v!r}, rows={_plain(rows)}, hands={_plain(hands)})"
+    return f"position (variant={excerpt(v)}, rows={excerpt(rows)}, hands={excerpt(hands)})"
 
 
-def _plain(x: object, depth: int = 0) -> object:
-    if isinstance(x, (list, tuple)):
-        # Rows and hands nest two deep; cut deeper (hostile) nesting before it recurses far.
-        return [_plain(y, depth + 1) for y in x] if depth < 3 else "..."
-    return x
+def _groups(groups: object, name: str, where: str) -> Sequence[object]:
+    if isinstance(groups, (str, bytes)) or not isinstance(groups, Sequence):
+        raise PositionError(f"{name} must be a list of lists of cards, got {excerpt(groups)}")
+    return groups
 
 
 def _cards(cards: object, name: str, where: str) -> Cards:
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
-        raise PositionError(f"{name} must be a list of cards, got {cards!r} in {where}")
+        raise PositionError(f"{name} must be a list of cards, got {excerpt(cards)} in {where}")
     out = []
     for c in cards:
         if not isinstance(c, int) or isinstance(c, bool):
-            raise PositionError(f"{name} holds {c!r}, which is not a card number in {where}")
+            raise PositionError(f"{name} holds {excerpt(c)}, which is not a card number in {where}")
         out.append(c)
     return tuple(out)
 
@@ -247,13 +268,10 @@ def format_position(pos: Position) -> str:
 
 
 def _parse_int(tok: str, what: str, text: str) -> int:
-    t = tok.strip()
-    if not t or not (t.isdigit() or (t[0] in "+-" and t[1:].isdigit())) or not t.isascii():
-        raise NotationError(f"{what}: {tok!r} is not a number in {text!r}")
     try:
-        return int(t)
-    except ValueError:  # more digits than int() accepts (sys.get_int_max_str_digits)
-        raise NotationError(f"{what}: {len(t)}-digit number is too long in {text[:80]!r}") from None
+        return parse_int(tok, what)
+    except ValueError as exc:
+        raise NotationError(f"{exc} in {excerpt(text)}") from None
 
 
 def _parse_group(field: str, what: str, text: str) -> list[list[int]]:
@@ -278,12 +296,12 @@ def parse_rows(field: str, text: str | None = None) -> list[list[int]]:
 def parse_position(text: str) -> Position:
     """Parse the compact notation (see the module docstring)."""
     if not isinstance(text, str):
-        raise NotationError(f"a position must be text, got {text!r}")
+        raise NotationError(f"a position must be text, got {excerpt(text)}")
     fields = text.strip().split()
     if not 3 <= len(fields) <= 5:
         raise NotationError(
             f"a position has 3 to 5 space-separated fields (VARIANT ROWS HANDS [PILES [TOTALS]]), "
-            f"got {len(fields)} in {text!r}"
+            f"got {len(fields)} in {excerpt(text)}"
         )
     head = fields[0]
     deck: int | None = None
@@ -292,7 +310,7 @@ def parse_position(text: str) -> Position:
         deck = _parse_int(deck_s, "deck", text)
     if head not in {v.value for v in Variant}:
         names = ", ".join(v.value for v in Variant)
-        raise NotationError(f"unknown variant {head!r} (known: {names}) in {text!r}")
+        raise NotationError(f"unknown variant {excerpt(head)} (known: {names}) in {excerpt(text)}")
     rows = parse_rows(fields[1], text)
     hands = _parse_group(fields[2], "hand", text)
     piles = _parse_group(fields[3], "bull pile", text) if len(fields) > 3 else None
@@ -300,64 +318,89 @@ def parse_position(text: str) -> Position:
         [_parse_int(t, "total", text) for t in fields[4].split(",")] if len(fields) > 4 else None
     )
     if piles is not None and len(piles) != len(hands):
-        raise NotationError(f"{len(piles)} bull piles for {len(hands)} hands in {text!r}")
+        raise NotationError(f"{len(piles)} bull piles for {len(hands)} hands in {excerpt(text)}")
     if totals is not None and len(totals) != len(hands):
-        raise NotationError(f"{len(totals)} totals for {len(hands)} hands in {text!r}")
+        raise NotationError(f"{len(totals)} totals for {len(hands)} hands in {excerpt(text)}")
     return Position.create(head, rows, hands, piles, totals, deck)
 
 
 _JSON_KEYS = {"variant", "rows", "hands", "piles", "totals", "deck"}
 
 
-def position_from_json(data: Mapping[str, Any] | str) -> Position:
-    """Build a position from its JSON form (a dict, or a JSON string)."""
-    if isinstance(data, str):
-        text = data
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise NotationError(f"not valid JSON ({exc.msg} at char {exc.pos}): {text!r}") from None
-        except (ValueError, RecursionError) as exc:  # too-long integer, too-deep nesting
-            raise NotationError(f"not valid JSON ({exc}): {text[:80]!r}") from None
-    if not isinstance(data, Mapping):
-        raise NotationError(f"a JSON position must be an object, got {data!r}")
-    unknown = set(data) - _JSON_KEYS
-    if unknown:
+def _json_text(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
         raise NotationError(
-            f"unknown key(s) {sorted(unknown)} in JSON position (known: {sorted(_JSON_KEYS)})"
+            f"not valid JSON ({exc.msg} at char {exc.pos}): {excerpt(text)}"
+        ) from None
+    except (ValueError, RecursionError) as exc:  # too-long integer, too-deep nesting
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise NotationError(f"not valid JSON ({why}): {excerpt(text)}") from None
+
+
+def position_from_json(data: Mapping[str, Any] | str | bytes) -> Position:
+    """Build a position from its JSON form (a dict, or JSON text or UTF-8 bytes; a leading
+    byte-order mark is allowed). Raises :class:`NotationError` for anything else."""
+    if isinstance(data, bytes):
+        data = _decode(data)
+    obj: object = _json_text(strip_bom(data)) if isinstance(data, str) else data
+    if not isinstance(obj, Mapping):
+        raise NotationError(f"a JSON position must be an object, got {excerpt(obj)}")
+    unknown = [k for k in obj if k not in _JSON_KEYS]
+    if unknown:
+        bad = sorted(excerpt(k) for k in unknown)
+        raise NotationError(
+            f"unknown key(s) {', '.join(bad)} in JSON position (known: {sorted(_JSON_KEYS)})"
         )
     for key in ("variant", "rows", "hands"):
-        if key not in data:
-            raise NotationError(f"JSON position lacks {key!r}: {dict(data)!r}")
-    variant = data["variant"]
+        if key not in obj:
+            raise NotationError(f"JSON position lacks {key!r}: {excerpt(dict(obj))}")
+    variant = obj["variant"]
     if not isinstance(variant, str):
-        raise NotationError(f"variant must be a string, got {variant!r}")
+        raise NotationError(f"variant must be a string, got {excerpt(variant)}")
     if variant not in {v.value for v in Variant}:
         names = ", ".join(v.value for v in Variant)
-        raise NotationError(f"unknown variant {variant!r} (known: {names}) in JSON position")
+        raise NotationError(f"unknown variant {excerpt(variant)} (known: {names}) in JSON position")
     for key in ("rows", "hands", "piles"):
-        value = data.get(key, [])
+        value = obj.get(key, [])
         if not isinstance(value, list):
-            raise NotationError(f"{key!r} must be a list of lists of cards, got {value!r}")
-    totals = data.get("totals")
+            raise NotationError(f"{key!r} must be a list of lists of cards, got {excerpt(value)}")
+    totals = obj.get("totals")
     if totals is not None and not isinstance(totals, list):
-        raise NotationError(f"'totals' must be a list of integers, got {totals!r}")
-    piles = data.get("piles")
-    if piles is not None and len(piles) != len(data["hands"]):
-        raise NotationError(f"{len(piles)} bull piles for {len(data['hands'])} hands")
-    if totals is not None and len(totals) != len(data["hands"]):
-        raise NotationError(f"{len(totals)} totals for {len(data['hands'])} hands")
-    deck = data.get("deck")
+        raise NotationError(f"'totals' must be a list of integers, got {excerpt(totals)}")
+    piles = obj.get("piles")
+    if piles is not None and len(piles) != len(obj["hands"]):
+        raise NotationError(f"{len(piles)} bull piles for {len(obj['hands'])} hands")
+    if totals is not None and len(totals) != len(obj["hands"]):
+        raise NotationError(f"{len(totals)} totals for {len(obj['hands'])} hands")
+    deck = obj.get("deck")
     if deck is not None and (not isinstance(deck, int) or isinstance(deck, bool)):
-        raise NotationError(f"'deck' must be an integer, got {deck!r}")
+        raise NotationError(f"'deck' must be an integer, got {excerpt(deck)}")
     try:
-        return Position.create(variant, data["rows"], data["hands"], piles, totals, deck)
+        return Position.create(variant, obj["rows"], obj["hands"], piles, totals, deck)
     except RulesError as exc:  # unknown variant
         raise NotationError(str(exc)) from None
 
 
-def load_position(text: str) -> Position:
-    """Parse ``text`` as the compact notation, or as JSON when it starts with ``{``."""
+def _decode(data: bytes) -> str:
+    try:
+        return decode(data, "the position")
+    except ValueError as exc:
+        raise NotationError(str(exc)) from None
+
+
+def load_position(text: str | bytes | Mapping[str, Any]) -> Position:
+    """A position from the compact notation, or from JSON when the text starts with ``{``
+    (UTF-8 bytes are decoded, a leading byte-order mark dropped; a mapping is the JSON form).
+    Raises :class:`NotationError` (or :class:`PositionError`) for anything else."""
+    if isinstance(text, Mapping):
+        return position_from_json(text)
+    if isinstance(text, bytes):
+        text = _decode(text)
+    if not isinstance(text, str):
+        raise NotationError(f"a position must be text or a JSON object, got {excerpt(text)}")
+    text = strip_bom(text)
     if text.lstrip().startswith("{"):
         return position_from_json(text)
     return parse_position(text)

@@ -23,6 +23,7 @@ from typing import Any
 from take6.errors import IllegalActionError, RulesError, Take6Error
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
 from take6.state import Action, ChooseRow, Deal, Pick, Play, State, apply, new_game
+from take6.text import MAX_DIGITS, decode, excerpt, plural, strip_bom
 
 FORMAT = "take6-game-record"
 """The value of a record's ``format`` key."""
@@ -162,15 +163,17 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _short(x: object) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
+_short = excerpt
+
+_INT_BOUND = 10**MAX_DIGITS
 
 
 def _int(x: object, where: str, minimum: int | None = None) -> int:
     if not _is_int(x):
         raise RecordError(f"{where} must be an integer, got {_short(x)}")
     assert isinstance(x, int)
+    if not -_INT_BOUND < x < _INT_BOUND:
+        raise RecordError(f"{where} must have at most {MAX_DIGITS} digits, got {_short(x)}")
     if minimum is not None and x < minimum:
         raise RecordError(f"{where} must be at least {minimum}, got {x}")
     return x
@@ -185,9 +188,11 @@ def _int_list(x: object, where: str) -> tuple[int, ...]:
 def _object(x: object, where: str, allowed: set[str], required: Sequence[str]) -> dict[str, Any]:
     if not isinstance(x, dict):
         raise RecordError(f"{where} must be a JSON object, got {_short(x)}")
-    unknown = sorted(str(k) for k in set(x) - allowed)
+    unknown = sorted(str(k) for k in x if k not in allowed)
     if unknown:
-        raise RecordError(f"{where} has unknown key(s) {unknown} (known: {sorted(allowed)})")
+        raise RecordError(
+            f"{where} has unknown key(s) {excerpt(unknown)} (known: {sorted(allowed)})"
+        )
     for key in required:
         if key not in x:
             raise RecordError(f"{where} lacks {key!r}")
@@ -246,11 +251,10 @@ def action_from_json(data: object, where: str = "action") -> Action:
     if not isinstance(data, dict):
         raise RecordError(f"{where} must be a JSON object, got {_short(data)}")
     kind = data.get("type")
-    if kind not in _ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in _ACTION_FIELDS:
         raise RecordError(
             f"{where} has type {_short(kind)}, expected one of {sorted(_ACTION_FIELDS)}"
         )
-    assert isinstance(kind, str)
     fields = _ACTION_FIELDS[kind]
     _object(data, f"{where} ({kind})", {"type", *fields}, fields)
     if kind == "deal":
@@ -270,17 +274,24 @@ def _parse_json(text: str) -> object:
             f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
         ) from None
     except (ValueError, RecursionError) as exc:  # too-long integer, too-deep nesting
-        raise RecordError(f"not valid JSON ({exc})") from None
+        why = "nested too deeply" if isinstance(exc, RecursionError) else excerpt(str(exc))
+        raise RecordError(f"not valid JSON ({why})") from None
 
 
 def load_record(data: Mapping[str, Any] | str | bytes) -> Record:
-    """Validate a JSON game record (a dict, or JSON text) and return it as a :class:`Record`.
+    """Validate a JSON game record (a dict, or JSON text or UTF-8 bytes, a leading byte-order
+    mark allowed) and return it as a :class:`Record`.
 
     Raises :class:`RecordError` (one line, naming the key or the step) for anything that is not a
     well-formed record. Legality of the actions is checked by :func:`replay`, not here."""
     obj: object = data
-    if isinstance(data, (str, bytes)):
-        obj = _parse_json(data.decode("utf-8", "replace") if isinstance(data, bytes) else data)
+    if isinstance(data, bytes):
+        try:
+            data = decode(data, "the record")
+        except ValueError as exc:
+            raise RecordError(str(exc)) from None
+    if isinstance(data, str):
+        obj = _parse_json(strip_bom(data))
     elif isinstance(data, Mapping):
         obj = dict(data)
     d = _object(obj, "record", _RECORD_KEYS | _RESULT_KEYS, ("format", "version", "rules"))
@@ -362,7 +373,10 @@ class ReplayResult:
             return "replay contradicts the record: " + "; ".join(self.mismatches)
         final = self.final
         end = "game over" if final.is_over else f"stopped in {final.describe()}"
-        text = f"legal and consistent: {self.steps} actions, {len(final.round_scores)} rounds"
+        text = (
+            f"legal and consistent: {plural(self.steps, 'action')}, "
+            f"{plural(len(final.round_scores), 'round')}"
+        )
         text += f", {end}, scores {', '.join(map(str, final.totals))}"
         if final.is_over:
             text += f", winners {', '.join(f'P{p + 1}' for p in final.winners())}"
