@@ -35,6 +35,7 @@ Together these prove ``value`` is the exact value of the node, by induction on t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -42,15 +43,29 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+from take6.errors import Take6Error
 from take6.notation import load_position
 from take6.state import ChooseRow, Phase, Play, State, apply, from_position, legal_actions
+from take6.text import decode, excerpt, strip_bom
 
 FORMAT = "take6-certificate"
 VERSION = 1
 
+MAX_NUMBER_DIGITS = 1000
+"""The most digits a number in a certificate may have (numerator and denominator each). The
+solver's values are sums of heads weighted by exact probabilities: far shorter. A longer number,
+or one written with an exponent (``"1e1000000000"``), is refused before any arithmetic."""
 
-class CertificateError(ValueError):
-    """A certificate that does not prove its claim; the message says where it fails."""
+MAX_CELLS = 1_000_000
+"""The most joint actions (max-side actions times min-side actions) a node may have; a
+position beyond it is refused up front (the solver solves nothing that large)."""
+
+_NUMBER = re.compile(r"[+-]?[0-9]+(/[0-9]+)?")
+
+
+class CertificateError(Take6Error):
+    """A certificate that does not prove its claim, or is not a well-formed certificate; the
+    message (one line) says where it fails."""
 
 
 def node_key(rows: tuple[tuple[int, ...], ...], hands: tuple[tuple[int, ...], ...]) -> str:
@@ -74,25 +89,45 @@ class CheckReport:
 
 
 def _frac(text: object, where: str) -> Fraction:
-    if not isinstance(text, str | int) or isinstance(text, bool):
-        raise CertificateError(f"{where}: {text!r} is not an exact number")
+    """An exact number of the certificate: an integer, or a string ``"p"`` or ``"p/q"`` of
+    ASCII digits (at most :data:`MAX_NUMBER_DIGITS` each)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        if text.bit_length() > 3.33 * MAX_NUMBER_DIGITS:
+            raise CertificateError(f"{where}: {excerpt(text)} is too large a number")
+        return Fraction(text)
+    if not isinstance(text, str) or not _NUMBER.fullmatch(text):
+        raise CertificateError(
+            f'{where}: {excerpt(text)} is not an exact number (an integer or "p/q")'
+        )
+    if any(len(part.lstrip("+-")) > MAX_NUMBER_DIGITS for part in text.split("/")):
+        raise CertificateError(f"{where}: {excerpt(text)} has more than {MAX_NUMBER_DIGITS} digits")
     try:
         return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise CertificateError(f"{where}: {text!r} is not an exact number") from None
+    except ZeroDivisionError:
+        raise CertificateError(f"{where}: {excerpt(text)} divides by zero") from None
 
 
 class Checker:
     """Checks one certificate (parsed JSON)."""
 
     def __init__(self, cert: Mapping[str, Any]) -> None:
+        if not isinstance(cert, Mapping):
+            raise CertificateError(f"a certificate must be a JSON object, got {excerpt(cert)}")
         if cert.get("format") != FORMAT or cert.get("version") != VERSION:
             raise CertificateError(f"not a {FORMAT} version {VERSION} file")
-        self.position = load_position(str(cert["position"]))
+        text = cert.get("position")
+        if not isinstance(text, str):
+            raise CertificateError(
+                f"'position' must be a position in compact notation, got {excerpt(text)}"
+            )
+        try:
+            self.position = load_position(text)
+        except Take6Error as exc:
+            raise CertificateError(f"'position': {exc}") from None
         n = self.position.players
         player = cert.get("player", 1)
-        if not isinstance(player, int) or not 1 <= player <= n:
-            raise CertificateError(f"player {player!r} out of range 1..{n}")
+        if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= n:
+            raise CertificateError(f"player {excerpt(player)} out of range 1..{n}")
         me = player - 1
         objective = cert.get("objective")
         if objective == "diff":
@@ -106,7 +141,7 @@ class Checker:
             self.max_side = tuple(p for p in range(n) if p != me)
             self.min_side = (me,)
         else:
-            raise CertificateError(f"unknown objective {objective!r}")
+            raise CertificateError(f"unknown objective {excerpt(objective)}")
         self.claim = _frac(cert.get("value"), "root value")
         nodes = cert.get("nodes")
         if not isinstance(nodes, Mapping):
@@ -132,13 +167,15 @@ class Checker:
         out: dict[tuple[int, ...], Fraction] = {}
         for item in raw:
             if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], list):
-                raise CertificateError(f"{where}: bad strategy entry {item!r}")
+                raise CertificateError(f"{where}: bad strategy entry {excerpt(item)}")
             action = tuple(item[0])
             if len(action) != len(side) or any(
                 not isinstance(c, int) or c not in hands[p]
                 for p, c in zip(side, action, strict=True)
             ):
-                raise CertificateError(f"{where}: {list(action)} is not a legal joint action")
+                raise CertificateError(
+                    f"{where}: {excerpt(list(action))} is not a legal joint action"
+                )
             q = _frac(item[1], where)
             if q < 0 or action in out:
                 raise CertificateError(f"{where}: bad probability for {list(action)}")
@@ -160,6 +197,13 @@ class Checker:
             raise CertificateError(f"node {key!r} is needed but missing")
         where = f"node {key!r}"
         v = _frac(node.get("value"), where)
+        joint = 1
+        for hand in state.hands:
+            joint *= len(hand)
+        if joint > MAX_CELLS:
+            raise CertificateError(
+                f"{where}: {joint} joint actions, more than the checker examines ({MAX_CELLS})"
+            )
         x = self._strategy(node.get("max"), state.hands, self.max_side, where + " max")
         y = self._strategy(node.get("min"), state.hands, self.min_side, where + " min")
         n = state.players
@@ -203,21 +247,31 @@ class Checker:
         return gained + self.node_value(s)
 
 
-def check_certificate(cert: Mapping[str, Any] | str | Path) -> CheckReport:
-    """Check a certificate (a parsed dict, JSON text, or a file path); raise
-    :class:`CertificateError` if it does not prove its value."""
-    if isinstance(cert, Path) or (isinstance(cert, str) and not cert.lstrip().startswith("{")):
+def check_certificate(cert: Mapping[str, Any] | str | bytes | Path) -> CheckReport:
+    """Check a certificate (a parsed dict, JSON text or UTF-8 bytes, or a file path); raise
+    :class:`CertificateError` (one line) if it is malformed or does not prove its value."""
+    if isinstance(cert, Path) or (
+        isinstance(cert, str) and not strip_bom(cert).lstrip().startswith("{")
+    ):
         try:
-            text = Path(cert).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CertificateError(f"cannot read certificate {str(cert)!r}: {exc}") from None
-        cert = text
+            cert = Path(cert).read_bytes()
+        except (OSError, ValueError) as exc:
+            raise CertificateError(f"cannot read certificate {excerpt(str(cert))}: {exc}") from None
+    if isinstance(cert, bytes):
+        try:
+            cert = decode(cert, "the certificate")
+        except ValueError as exc:
+            raise CertificateError(str(exc)) from None
     if isinstance(cert, str):
         try:
-            data = json.loads(cert)
+            data = json.loads(strip_bom(cert))
         except json.JSONDecodeError as exc:
             raise CertificateError(f"certificate is not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise CertificateError("a certificate must be a JSON object")
+        except RecursionError:
+            raise CertificateError("certificate is not valid JSON: nested too deeply") from None
+        except ValueError as exc:  # an integer longer than int() reads
+            raise CertificateError(f"certificate is not valid JSON: {excerpt(str(exc))}") from None
         cert = data
+    if not isinstance(cert, Mapping):
+        raise CertificateError(f"a certificate must be a JSON object, got {excerpt(cert)}")
     return Checker(cert).run()
