@@ -7,12 +7,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.console import Console
-
 from proofs import registry, report
+from take6.display import console
+from take6.errors import Take6Error
+from take6.text import excerpt
 
 
-class VerifyUsageError(ValueError):
+class VerifyUsageError(Take6Error):
     """Bad arguments to ``take6 verify`` (e.g. an unknown obligation name)."""
 
 
@@ -47,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
         unmatched = [p for p in only if not any(ob.name.startswith(p) for ob in every)]
         if unmatched:
             names = ", ".join(ob.name for ob in every)
-            raise VerifyUsageError(f"no obligation named {unmatched[0]!r} (known: {names})")
+            raise VerifyUsageError(f"no obligation named {excerpt(unmatched[0])} (known: {names})")
     outcomes = registry.run_all(selected)
     if getattr(args, "json", False):
         print(report.dumps(outcomes))
     else:
-        report.render(outcomes, Console())
+        report.render(outcomes, console(highlight=True))
     return 0 if report.all_ok(outcomes) else 1

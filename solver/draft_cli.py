@@ -9,14 +9,14 @@ import json
 import textwrap
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from solver.api import fraction_text
 from solver.cli import line_table
 from solver.draft import DraftError, DraftResult, solve_draft
-from solver.problem import Objective
+from solver.problem import Objective, default_objective
 from take6.cards import HEADS
+from take6.display import console as make_console
 
 EXAMPLES = """\
 examples:
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         raise DraftError(f"--time-limit must be positive, got {args.time_limit}")
     objective = args.objective
     if objective is None:
-        objective = "diff" if args.players == 2 else "paranoid"
+        objective = default_objective(args.players).value
     result = solve_draft(
         args.players,
         args.hand_size,
@@ -107,7 +107,7 @@ def meaning(r: DraftResult) -> str:
 
 def print_result(r: DraftResult) -> None:
     """The text report: value, first picks, principal draft line, the play that follows."""
-    console = Console(highlight=False)
+    console = make_console()
     deck = r.hand_size * r.players + 4
     console.print(
         f"[bold]Logik draft[/] {r.players} players, hand size {r.hand_size}, deck 1..{deck}, "
@@ -127,7 +127,7 @@ def print_result(r: DraftResult) -> None:
     picks.add_column("heads", justify="right")
     picks.add_column("value", justify="right")
     picks.add_column("≈", justify="right")
-    picks.add_column("")
+    picks.add_column("optimal")
     for p in r.picks:
         if p.value is not None:
             exact, approx = fraction_text(p.value), f"{float(p.value):.6f}"
@@ -135,7 +135,7 @@ def print_result(r: DraftResult) -> None:
             exact = f"[{fraction_text(p.lower)}, {fraction_text(p.upper)}]"
             approx = "not solved"
         picks.add_row(
-            str(p.card), str(HEADS[p.card]), exact, approx, "best" if p.card in best else ""
+            str(p.card), str(HEADS[p.card]), exact, approx, "yes" if p.card in best else ""
         )
     console.print(picks)
     if r.line:

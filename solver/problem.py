@@ -49,6 +49,12 @@ class Problem:
         return f"{self.objective.value} for player {self.player + 1}"
 
 
+def default_objective(players: int) -> Objective:
+    """The objective when none is given, the one rule of ``solve``, ``draft`` and ``study``:
+    ``diff`` for 2 players, ``paranoid`` for more (``diff`` needs exactly 2)."""
+    return Objective.DIFF if players == 2 else Objective.PARANOID
+
+
 def make_problem(
     position: Position, objective: Objective | str = Objective.DIFF, player: int = 0
 ) -> Problem:

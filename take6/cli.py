@@ -23,7 +23,7 @@ from rich.console import Console
 
 from take6.bots import BOTS, make_bot
 from take6.cards import HEADS
-from take6.display import cards_text, rows_table, scores_table
+from take6.display import cards_text, console, rows_table, scores_table
 from take6.errors import Take6Error
 from take6.game import action_to_json, play_game, record_to_json
 from take6.notation import Position, parse_rows
@@ -40,28 +40,60 @@ from take6.state import (
     from_position,
     step,
 )
+from take6.text import excerpt, parse_int, plural
 
 EXIT_USAGE = 2
+
+MAX_PLAY_ROUNDS = 1000
+"""The longest game ``take6 play`` plays (in rounds, about 20 s with 10 players): a target or a
+number of rounds that allows a longer game is refused up front."""
+
+MAX_MESSAGE = 500
+"""An error line is cut to this many characters (messages already cut long inputs)."""
 
 
 class CliError(Take6Error):
     """A wrong command-line argument."""
 
 
+def int_arg(text: str) -> int:
+    """The one integer syntax of every option (``type=int`` in any ``take6`` parser, plugins
+    included): :func:`take6.text.parse_int` -- ASCII digits with an optional sign, no Unicode
+    digits or underscores, at most 40 digits."""
+    try:
+        return parse_int(text, "value")
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid int value: {excerpt(text)} (an integer in ASCII digits)"
+        ) from None
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line (and exit 2), not usage + error."""
+    """argparse that reports a usage error as one line (and exit 2), not usage + error, and
+    reads every ``type=int`` option with :func:`int_arg`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("type", int, int_arg)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def _one_line(message: str) -> str:
+    text = " ".join(message.split())
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 def _cards_arg(text: str, what: str) -> list[int]:
     out = []
     for tok in text.split(","):
-        t = tok.strip()
-        if not t.isdigit() or not t.isascii():
-            raise CliError(f"{what}: {tok!r} is not a card number in {text!r}")
-        out.append(int(t))
+        try:
+            out.append(parse_int(tok, what))
+        except ValueError:
+            raise CliError(
+                f"{what}: {excerpt(tok.strip())} is not a card number in {excerpt(text)}"
+            ) from None
     return out
 
 
@@ -111,7 +143,11 @@ def resolve_turn(
     """Play one turn; ``choices`` are 1-based rows for the pending decisions, in order.
 
     Returns the state after the turn, the events and the choices used (1-based)."""
-    pos = Position.create(variant, rows, [[c] for c in plays])
+    deck = None
+    if variant in (Variant.TAKTIK.value, Variant.LOGIK.value) and 2 <= len(plays) <= 10:
+        # The Taktik and Logik decks are 1..10n+4, as in a real game of n players.
+        deck = Rules.for_variant(variant, players=len(plays)).deck_size
+    pos = Position.create(variant, rows, [[c] for c in plays], deck=deck)
     one_turn = pos.rules.with_(end=EndCondition(target=None, rounds=1), profi_tie=profi_tie)
     state = from_position(dataclasses.replace(pos, rules=one_turn))
     events: list[Event] = []
@@ -164,7 +200,7 @@ def _run_turn(args: argparse.Namespace) -> int:
         taken[e.player].extend(e.taken)
     heads = [sum(HEADS[c] for c in t) for t in taken]
     if args.json:
-        out = {
+        data = {
             "variant": args.variant,
             "rows": [list(r) for r in state.rows],
             "plays": plays,
@@ -182,9 +218,9 @@ def _run_turn(args: argparse.Namespace) -> int:
                 for e in placed
             ],
         }
-        print(json.dumps(out))
+        print(json.dumps(data))
         return 0
-    console = Console(highlight=False)
+    out = console()
     for e in placed:
         how = {
             "right": "goes to the end of",
@@ -193,17 +229,18 @@ def _run_turn(args: argparse.Namespace) -> int:
         }[e.side.value]
         line = f"player {e.player + 1}: {e.card} {how} row {e.row + 1}"
         if e.taken:
-            line += f" ({', '.join(map(str, e.taken))}: {sum(HEADS[c] for c in e.taken)} heads)"
-        console.print(line)
-    console.print()
-    console.print("Rows after the turn:")
-    console.print(rows_table(state.rows))
-    console.print()
+            heads_taken = plural(sum(HEADS[c] for c in e.taken), "head")
+            line += f" ({', '.join(map(str, e.taken))}: {heads_taken})"
+        out.print(line)
+    out.print()
+    out.print("Rows after the turn:")
+    out.print(rows_table(state.rows))
+    out.print()
     for p in range(n):
-        console.print(
+        out.print(
             f"player {p + 1}: played {plays[p]}, took ",
             cards_text(taken[p]),
-            f" = {heads[p]} heads",
+            f" = {plural(heads[p], 'head')}",
             sep="",
         )
     return 0
@@ -237,8 +274,9 @@ def _add_play(sub: Any) -> None:
     p.add_argument("--hand-size", type=int, default=None, help="cards per hand (studies)")
     p.add_argument(
         "--first-picker",
-        default="1",
-        help="Logik: seat (1-based) that picks first, or 'random' (drawn from the seed)",
+        default=None,
+        help="Logik: seat (1-based) that picks first (default 1), or 'random' (drawn from the "
+        "seed)",
     )
     p.add_argument(
         "--profi-tie",
@@ -251,31 +289,55 @@ def _add_play(sub: Any) -> None:
 
 
 def _build_rules(args: argparse.Namespace) -> Rules:
+    base = Rules.for_variant(args.variant, players=args.players)  # checks the players first
     overrides: dict[str, Any] = {"profi_tie": ProfiTie(args.profi_tie)}
     if args.hand_size is not None:
         overrides["hand_size"] = args.hand_size
     if args.target is not None or args.rounds is not None or args.above:
-        base = Rules.for_variant(args.variant, players=args.players)
-        target = args.target if args.target is not None else base.end.target
-        if args.rounds is not None and args.target is None and args.variant == "kids":
-            target = None
+        # --rounds N alone is a game of exactly N rounds: no target ends it earlier.
+        target = args.target
+        if target is None and args.rounds is None:
+            target = base.end.target
         overrides["end"] = EndCondition(
             target=target,
             comparison=Comparison.ABOVE if args.above else Comparison.AT_LEAST,
             rounds=args.rounds if args.rounds is not None else base.end.rounds,
         )
-    if args.first_picker == "random":
-        if not 2 <= args.players <= 10:
-            raise CliError(f"--players must be 2..10, got {args.players}")
-        overrides["first_picker"] = random.Random(f"first-picker:{args.seed}").randrange(
-            args.players
+    if args.first_picker is not None:
+        if not base.draft:
+            raise CliError(
+                f"--first-picker is for Logik's draft; {args.variant} has no draft (no picks)"
+            )
+        if args.first_picker == "random":
+            seat = random.Random(f"first-picker:{args.seed}").randrange(args.players)
+        else:
+            try:
+                seat = parse_int(args.first_picker, "--first-picker") - 1
+            except ValueError as exc:
+                raise CliError(f"{exc}; give a seat 1..{args.players} or 'random'") from None
+            if not 0 <= seat < args.players:
+                raise CliError(
+                    f"--first-picker must be a seat 1..{args.players} or 'random', got "
+                    f"{excerpt(args.first_picker)}"
+                )
+        overrides["first_picker"] = seat
+    rules = Rules.for_variant(args.variant, players=args.players, **overrides)
+    rules.check_always_ends()
+    longest = rules.max_rounds
+    assert longest is not None  # check_always_ends
+    if longest > MAX_PLAY_ROUNDS:
+        if rules.end.rounds is not None and rules.end.rounds > MAX_PLAY_ROUNDS:
+            why = f"--rounds {rules.end.rounds}:"
+        else:
+            why = (
+                f"a game to {rules.end.target} with {rules.players} players can last "
+                f"{longest} rounds:"
+            )
+        raise CliError(
+            f"{why} take6 play plays at most {MAX_PLAY_ROUNDS} rounds (lower the target or "
+            "give --rounds)"
         )
-    else:
-        seat = _cards_arg(args.first_picker, "--first-picker")
-        if len(seat) != 1:
-            raise CliError(f"--first-picker takes one seat, got {args.first_picker!r}")
-        overrides["first_picker"] = seat[0] - 1
-    return Rules.for_variant(args.variant, players=args.players, **overrides)
+    return rules
 
 
 def _run_play(args: argparse.Namespace) -> int:
@@ -286,36 +348,36 @@ def _run_play(args: argparse.Namespace) -> int:
     if len(names) != rules.players:
         raise CliError(f"--bots names {len(names)} bots for {rules.players} players")
     bots = [make_bot(name) for name in names]
-    record = play_game(rules, bots, args.seed)
+    record = play_game(rules, bots, args.seed, keep_states=not (args.json or args.summary))
     final = record.final
     if args.json:
         print(json.dumps(record_to_json(record)))
         return 0
-    console = Console(highlight=False)
+    out = console()
     players = [f"P{p + 1} ({names[p]})" for p in range(rules.players)]
     if not args.summary:
-        _print_log(console, record.states, record.actions, players)
-    console.rule(f"Final scores ({rules.variant.value}, {rules.players} players, seed {args.seed})")
-    console.print(scores_table(players, final.round_scores, final.totals, final.winners()))
+        _print_log(out, record.states, record.actions, players)
+    out.rule(f"Final scores ({rules.variant.value}, {rules.players} players, seed {args.seed})")
+    out.print(scores_table(players, final.round_scores, final.totals, final.winners()))
     won = ", ".join(f"P{p + 1}" for p in final.winners())
     best = "most" if not rules.lowest_wins else "fewest"
-    console.print(f"Winner{'s' if len(final.winners()) > 1 else ''}: {won} ({best} heads)")
+    out.print(f"Winner{'s' if len(final.winners()) > 1 else ''}: {won} ({best} heads)")
     return 0
 
 
 def _print_log(
-    console: Console, states: Sequence[State], actions: Sequence[Any], players: Sequence[str]
+    out: Console, states: Sequence[State], actions: Sequence[Any], players: Sequence[str]
 ) -> None:
     plays: list[str] = []
     for before, action in zip(states, actions, strict=False):
         after_state, events = step(before, action)
         kind = action_to_json(action)["type"]
         if kind == "deal" or (kind == "pick" and after_state.phase is Phase.CHOOSE):
-            console.rule(f"Round {after_state.round}")
+            out.rule(f"Round {after_state.round}")
             if after_state.rules.draft:
                 for p, hand in enumerate(after_state.hands):
-                    console.print(f"{players[p]} drafted ", cards_text(hand), sep="")
-            console.print(rows_table(after_state.rows))
+                    out.print(f"{players[p]} drafted ", cards_text(hand), sep="")
+            out.print(rows_table(after_state.rows))
         if isinstance(action, Play):
             plays.append(f"P{action.player + 1} {action.card}")
         if isinstance(action, ChooseRow):
@@ -337,11 +399,11 @@ def _print_log(
         if takes:
             plays.append("→ " + "; ".join(takes))
         if turn_over:
-            console.print(f"turn {before.turn + 1}: " + "  ".join(plays))
+            out.print(f"turn {before.turn + 1}: " + "  ".join(plays))
             plays = []
         for e in events:
             if isinstance(e, RoundScored):
-                console.print(
+                out.print(
                     "round "
                     f"{e.round} heads: "
                     + ", ".join(f"P{p + 1} {h}" for p, h in enumerate(e.heads))
@@ -370,12 +432,14 @@ def _add_replay(sub: Any) -> None:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    data: str | bytes
     if args.file == "-":
-        text = sys.stdin.read()
+        stdin = getattr(sys.stdin, "buffer", None)  # bytes, unless stdin is replaced by text
+        data = stdin.read() if stdin is not None else sys.stdin.read()
     else:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
-    result = replay(load_record(text))
+        with open(args.file, "rb") as f:
+            data = f.read()
+    result = replay(load_record(data))
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -421,8 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2, already printed)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     except (ValueError, OSError) as exc:
-        message = " ".join(str(exc).split())
-        print(f"take6: error: {message}", file=sys.stderr)
+        print(f"take6: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("take6: interrupted", file=sys.stderr)

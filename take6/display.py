@@ -3,11 +3,51 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from take6.cards import HEADS, Card
+
+_NATURAL = 100_000
+"""A width no table reaches: tables are measured at it to find their natural width."""
+
+
+class PlainConsole(Console):
+    """A rich console that does not wrap when its output is not a terminal: a line printed to a
+    pipe or a file stays one line (``soft_wrap``), and a table wider than the console is printed
+    at its natural width instead of squeezed to 80 columns. On a terminal it is rich's console.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("highlight", False)
+        super().__init__(**kwargs)
+        if not self.is_terminal:
+            self.soft_wrap = True
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        if not self.is_terminal and "width" not in kwargs:
+            wide = self.options.update_width(_NATURAL)
+            natural = max(
+                (self.measure(o, options=wide).maximum for o in objects if isinstance(o, Table)),
+                default=0,
+            )
+            if natural > self.width:
+                width = self.width
+                self.width = natural  # print(width=...) can only narrow
+                try:
+                    super().print(*objects, **kwargs)
+                finally:
+                    self.width = width
+                return
+        super().print(*objects, **kwargs)
+
+
+def console(**kwargs: Any) -> Console:
+    """The console every command prints to (:class:`PlainConsole`; ``kwargs`` go to rich)."""
+    return PlainConsole(**kwargs)
 
 
 def card_text(card: Card) -> Text:

@@ -198,6 +198,19 @@ class Rules:
         round takes at least one card so some total reaches the target."""
         return self.end.rounds is not None or self.min_taken_per_round > 0
 
+    @property
+    def max_rounds(self) -> int | None:
+        """An upper bound on the rounds of any game under these rules (``None``: none, see
+        :attr:`always_ends`): the number of rounds, or the round by which some total must reach
+        the target, since each round puts at least :attr:`min_taken_per_round` cards of at least
+        one head each into the players' piles (``take6 verify``: ``game.termination``)."""
+        bounds = [] if self.end.rounds is None else [self.end.rounds]
+        taken = self.min_taken_per_round
+        if self.end.target is not None and taken > 0:
+            needed = self.end.target + (1 if self.end.comparison is Comparison.ABOVE else 0)
+            bounds.append(max(1, -(-needed * self.players // taken)))
+        return min(bounds) if bounds else None
+
     def check_always_ends(self) -> None:
         """Raise :class:`RulesError` when a game under these rules might never end."""
         if not self.always_ends:

@@ -289,3 +289,13 @@ def test_cli_time_limit_reports_not_solved(capsys: pytest.CaptureFixture[str]) -
     data = json.loads(capsys.readouterr().out)
     assert data["solved"] is False and data["value"] is None
     assert Fraction(data["lower"]) <= Fraction(data["upper"])
+
+
+def test_cli_tables_have_no_blank_column_header(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 13: the first-picks table's last column was headed by nothing."""
+    assert main(["draft", "--players", "2", "--hand-size", "2"]) == 0
+    headers = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("┃")]
+    assert headers
+    for line in headers:
+        assert all(cell.strip() for cell in line.strip("┃").split("┃")), line
+    assert any("optimal" in line for line in headers)
