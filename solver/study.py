@@ -57,27 +57,35 @@ Dask ``Client.get_executor()``, ...); only the calling process writes to the sto
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
 import datetime as dt
 import hashlib
 import importlib
 import json
 import os
 import random
+import signal
 import sqlite3
+import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
+from itertools import islice
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from solver.api import solve
 from solver.draft import solve_draft
 from solver.errors import SolverError
+from solver.problem import default_objective
 from take6.cards import MAX_CARD
 from take6.notation import Position, format_position
+from take6.text import excerpt
 
 SCHEMA_VERSION = 1
 ROWS = 4
@@ -157,9 +165,9 @@ class StudyError(SolverError):
 def _check_objective(objective: str | None, players: int, player: int) -> str:
     if not isinstance(players, int) or not 2 <= players <= 10:
         raise StudyError(f"players must be 2..10, got {players!r}")
-    obj = objective if objective is not None else ("diff" if players == 2 else "paranoid")
+    obj = objective if objective is not None else default_objective(players).value
     if obj not in ("diff", "paranoid"):
-        raise StudyError(f"unknown objective {obj!r} (diff or paranoid)")
+        raise StudyError(f"unknown objective {excerpt(obj)} (diff or paranoid)")
     if obj == "diff" and players != 2:
         raise StudyError(f"objective diff needs exactly 2 players, got {players}")
     if not 1 <= player <= players:
@@ -226,22 +234,25 @@ class DealStudy:
             "node_limit": self.node_limit,
         }
 
-    def tasks(self) -> list[Task]:
-        return [
-            Task(
-                kind="deals",
-                item=f"k={k} deal={i}",
-                hand_size=k,
-                players=self.players,
-                objective=str(self.objective),
-                player=self.player,
-                deal=i,
-                seed=self.seed,
-                node_limit=self.node_limit,
-            )
-            for k in self.hand_sizes
-            for i in range(self.deals)
-        ]
+    def items(self) -> int:
+        """How many items the study has (without building them)."""
+        return len(self.hand_sizes) * self.deals
+
+    def tasks(self) -> Iterator[Task]:
+        """The items, generated one at a time (a study of 10^9 deals holds no list of them)."""
+        for k in self.hand_sizes:
+            for i in range(self.deals):
+                yield Task(
+                    kind="deals",
+                    item=f"k={k} deal={i}",
+                    hand_size=k,
+                    players=self.players,
+                    objective=str(self.objective),
+                    player=self.player,
+                    deal=i,
+                    seed=self.seed,
+                    node_limit=self.node_limit,
+                )
 
 
 @dataclass(frozen=True)
@@ -277,20 +288,23 @@ class DraftStudy:
             "player": self.player,
         }
 
-    def tasks(self) -> list[Task]:
-        return [
-            Task(
-                kind="drafts",
-                item=f"k={k} first={f}",
-                hand_size=k,
-                players=self.players,
-                objective=str(self.objective),
-                player=self.player,
-                first_picker=f,
-            )
-            for k in self.hand_sizes
-            for f in self.first_pickers
-        ]
+    def items(self) -> int:
+        """How many items the study has."""
+        return len(self.hand_sizes) * len(self.first_pickers)
+
+    def tasks(self) -> Iterator[Task]:
+        """The items, one at a time."""
+        for k in self.hand_sizes:
+            for f in self.first_pickers:
+                yield Task(
+                    kind="drafts",
+                    item=f"k={k} first={f}",
+                    hand_size=k,
+                    players=self.players,
+                    objective=str(self.objective),
+                    player=self.player,
+                    first_picker=f,
+                )
 
 
 Study = DealStudy | DraftStudy
@@ -429,10 +443,18 @@ class Store:
     may repeat work)."""
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        """Open (``create=True``: create if need be) the store for writing; ``create=False``
+        opens an existing store read-only: the file, its journal and its directory are left
+        exactly as they were (an empty or foreign file is an error, never made a store)."""
         self.path = Path(path)
+        self.readonly = not create
         if not create and not self.path.is_file():
-            raise StudyError(f"no study store {str(self.path)!r}")
+            raise StudyError(f"no study store {excerpt(str(self.path))}")
         try:
+            if self.readonly:
+                self.conn = _connect_readonly(self.path)
+                self._check_schema()
+                return
             # Transactions are explicit (BEGIN/COMMIT): isolation_level=None.
             self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -441,15 +463,33 @@ class Store:
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self._init_schema()
         except sqlite3.DatabaseError as exc:
-            raise StudyError(f"{str(self.path)!r} is not a usable study store: {exc}") from None
+            raise StudyError(
+                f"{excerpt(str(self.path))} is not a usable study store: {exc}"
+            ) from None
 
-    def _init_schema(self) -> None:
-        tables = {
+    def _tables(self) -> set[str]:
+        return {
             r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
         }
+
+    def _check_schema(self) -> None:
+        tables = self._tables()
+        if "meta" not in tables:
+            what = f"tables: {', '.join(sorted(tables))}" if tables else "an empty database"
+            raise StudyError(f"{excerpt(str(self.path))} is not a take6 study store ({what})")
+        found = self.conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        schema = found[0] if found else None
+        if schema != str(SCHEMA_VERSION):
+            raise StudyError(
+                f"store {excerpt(str(self.path))} has schema version {schema}, this code "
+                f"reads version {SCHEMA_VERSION}"
+            )
+
+    def _init_schema(self) -> None:
+        tables = self._tables()
         if tables and "meta" not in tables:
             raise StudyError(
-                f"{str(self.path)!r} is a SQLite database but not a take6 study store "
+                f"{excerpt(str(self.path))} is a SQLite database but not a take6 study store "
                 f"(tables: {', '.join(sorted(tables))})"
             )
         with self.transaction():
@@ -460,12 +500,7 @@ class Store:
                 "INSERT INTO meta(key, value) VALUES ('schema', ?) ON CONFLICT DO NOTHING",
                 (str(SCHEMA_VERSION),),
             )
-        (schema,) = self.conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if schema != str(SCHEMA_VERSION):
-            raise StudyError(
-                f"store {str(self.path)!r} has schema version {schema}, this code writes "
-                f"version {SCHEMA_VERSION}"
-            )
+        self._check_schema()
 
     def __enter__(self) -> Store:
         return self
@@ -479,6 +514,8 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on an exception)."""
+        if self.readonly:
+            raise StudyError(f"store {excerpt(str(self.path))} is open read-only")
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -501,7 +538,7 @@ class Store:
                 self.conn.execute(
                     "INSERT INTO studies(study, kind, params, items, created) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    (name, study.kind, text, len(study.tasks()), created),
+                    (name, study.kind, text, study.items(), created),
                 )
                 return
         kind, old_text = found
@@ -565,6 +602,17 @@ class Store:
         return [dict(zip(cols, r, strict=True)) for r in self.conn.execute(sql, args)]
 
 
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection that creates no file. SQLite's ``mode=ro`` still creates the
+    ``-wal`` and ``-shm`` files of a WAL database when they are missing (and cannot remove them),
+    so a store without a ``-wal`` file -- no writer has it open, and every commit is in the main
+    file -- is opened ``immutable``; while a writer runs (its ``-wal`` exists), ``mode=ro``
+    reads through the writer's journal."""
+    uri = path.resolve().as_uri()
+    live = Path(f"{path}-wal").exists()
+    return sqlite3.connect(f"{uri}?mode=ro" if live else f"{uri}?immutable=1", uri=True)
+
+
 # -- running --------------------------------------------------------------------------------
 
 
@@ -591,12 +639,27 @@ def _optional(module: str, what: str, extra: str) -> Any:
         raise StudyError(f"{what} needs {module} (pip install 'take6[{extra}]')") from None
 
 
+WORKERS_PER_CPU = 4
+"""``--workers`` may ask for at most this many processes per CPU this process may use: more
+only costs memory and start-up (the solver is CPU-bound)."""
+
+
+def max_workers() -> int:
+    """The most worker processes :func:`make_executor` starts on this machine."""
+    return WORKERS_PER_CPU * max(1, len(_cpus()))
+
+
 def check_executor(kind: str, workers: int | None = None, scheduler: str | None = None) -> None:
     """Raise :class:`StudyError` for executor settings :func:`make_executor` cannot use."""
     if kind not in EXECUTORS:
-        raise StudyError(f"unknown executor {kind!r} (known: {', '.join(EXECUTORS)})")
+        raise StudyError(f"unknown executor {excerpt(kind)} (known: {', '.join(EXECUTORS)})")
     if workers is not None and workers < 1:
         raise StudyError(f"workers must be at least 1, got {workers}")
+    if workers is not None and workers > max_workers():
+        raise StudyError(
+            f"workers must be at most {max_workers()} ({WORKERS_PER_CPU} per CPU, "
+            f"{len(_cpus())} CPUs here), got {excerpt(workers)}"
+        )
     if kind == "process" and scheduler is not None:
         raise StudyError("a scheduler address needs the dask executor (--executor dask)")
     if kind == "dask" and scheduler is None:
@@ -605,24 +668,97 @@ def check_executor(kind: str, workers: int | None = None, scheduler: str | None 
         raise StudyError("--workers is for the process executor; a Dask cluster has its own")
 
 
+_PR_SET_PDEATHSIG = 1
+"""``prctl(2)`` option: the signal a process gets when its parent dies (Linux)."""
+
+WATCH_SECONDS = 0.5
+"""How often a pool worker checks that the process that started it is still alive."""
+
+
+def _worker_init(parent: int) -> None:
+    """Run first in every pool worker: Ctrl-C is the parent's to handle (it stops the pool, so
+    a worker ignores SIGINT), and the worker dies with the parent, even after ``kill -9``: by
+    the parent-death signal on Linux, and everywhere by a thread that polls the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the watchdog below still works
+            pass
+    ppid = os.getppid()
+    if not _alive(parent):  # died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent, ppid), daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else (a reused pid): treat as gone
+        return False
+    return True
+
+
+def _watch_parent(parent: int, ppid: int) -> None:
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != ppid or not _alive(parent):
+            os._exit(1)
+
+
+def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Stop a pool now (Ctrl-C, an error): cancel the queued work and end the workers instead
+    of waiting for the items they are solving."""
+    processes = list(pool._processes.values()) if pool._processes else []
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    deadline = time.monotonic() + 5
+    for proc in processes:
+        proc.join(max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1)
+
+
 @contextmanager
 def make_executor(
-    kind: str = "process", workers: int | None = None, scheduler: str | None = None
+    kind: str = "process",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    *,
+    items: int | None = None,
 ) -> Iterator[tuple[cf.Executor, int]]:
     """An executor and how many items to keep in flight.
 
-    ``process``: a local process pool of ``workers`` processes (default: the CPU count), or
-    an :class:`InlineExecutor` for ``workers=1``. ``dask``: a ``dask.distributed`` client on
-    the scheduler at ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``), through its
-    concurrent.futures interface ``Client.get_executor()`` (extra ``dist``)."""
+    ``process``: a local process pool of ``workers`` processes (default: the CPU count; at
+    most :func:`max_workers`, and no more than ``items`` when the number of items to solve is
+    given), or an :class:`InlineExecutor` for one. Its workers ignore Ctrl-C and die with this
+    process; an exception in the ``with`` block (``KeyboardInterrupt`` included) ends them at
+    once instead of waiting for their items. ``dask``: a ``dask.distributed`` client on the
+    scheduler at ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``), through its concurrent.futures
+    interface ``Client.get_executor()`` (extra ``dist``)."""
     check_executor(kind, workers, scheduler)
     if kind == "process":
         n = workers if workers is not None else max(1, len(_cpus()))
+        if items is not None:
+            n = max(1, min(n, items))
         if n == 1:
             yield InlineExecutor(), 1
             return
-        with cf.ProcessPoolExecutor(max_workers=n) as pool:
+        pool = cf.ProcessPoolExecutor(
+            max_workers=n, initializer=_worker_init, initargs=(os.getpid(),)
+        )
+        try:
             yield pool, 4 * n
+        except BaseException:
+            _stop_pool(pool)
+            raise
+        pool.shutdown(wait=True)
         return
     distributed = _optional("distributed", "the dask executor", "dist")
     with distributed.Client(scheduler, timeout=30) as client:
@@ -704,26 +840,29 @@ def run_study(
     if isinstance(run, InlineExecutor):
         batch_seconds = 0.0  # no round trip to save
     started = time.perf_counter()
+    total = study.items()
     with Store(store) as db:
-        tasks = study.tasks()
         done = db.done_items(label)
-        pending = [t for t in tasks if t.item not in done]
-        skipped = len(tasks) - len(pending)
+        # Generated lazily: only the batches in flight exist at any time.
+        pending = (t for t in study.tasks() if t.item not in done)
+        skipped = len(done)
         count = skipped
         if progress is not None:
-            progress(count, len(tasks))
+            progress(count, total)
         solved_seconds = 0.0
-        next_task = 0
+        more = True
         inflight: set[cf.Future[list[Row]]] = set()
         try:
             while True:
-                while len(inflight) < window and next_task < len(pending):
+                while len(inflight) < window and more:
                     mean = solved_seconds / (count - skipped) if count > skipped else None
                     size = 1
                     if mean is not None and batch_seconds > 0:
                         size = max(1, min(MAX_BATCH, int(batch_seconds / max(mean, 1e-6))))
-                    batch = pending[next_task : next_task + size]
-                    next_task += len(batch)
+                    batch = list(islice(pending, size))
+                    if not batch:
+                        more = False
+                        break
                     inflight.add(run.submit(run_tasks, batch))
                 if not inflight:
                     break
@@ -734,24 +873,63 @@ def run_study(
                         count += 1
                         solved_seconds += row["seconds"]
                         if progress is not None:
-                            progress(count, len(tasks))
+                            progress(count, total)
         finally:
             for future in inflight:
                 future.cancel()
-    return RunReport(label, len(tasks), skipped, count - skipped, time.perf_counter() - started)
+    return RunReport(label, total, skipped, count - skipped, time.perf_counter() - started)
 
 
 # -- export ---------------------------------------------------------------------------------
 
 
-def export_csv(store: str | Path, out: str | Path, study: str | None = None) -> int:
+def check_export_target(store: str | Path, out: str | Path, *, force: bool = False) -> Path:
+    """``out`` as a path an export may write: never the store itself or one of its journal
+    files (not even with ``force``), never a directory, and not an existing file unless
+    ``force``. Raises :class:`StudyError` naming the file."""
+    target = Path(out)
+    base = Path(store)
+    guarded = [base, *(Path(f"{base}{suffix}") for suffix in ("-wal", "-shm", "-journal"))]
+    for g in guarded:
+        same = g.exists() and target.exists() and os.path.samefile(g, target)
+        if same or g.resolve() == target.resolve():
+            raise StudyError(
+                f"refusing to write the export to {excerpt(str(out))}: it is the study store "
+                f"{excerpt(str(store))}{'' if g == base else ' (its journal)'}"
+            )
+    if target.is_dir():
+        raise StudyError(f"cannot write the export to {excerpt(str(out))}: it is a directory")
+    if target.exists() and not force:
+        raise StudyError(f"{excerpt(str(out))} exists; give --force to overwrite it")
+    return target
+
+
+@contextmanager
+def _replacing(target: Path) -> Iterator[Path]:
+    """A temporary file next to ``target`` that replaces it only once written completely (an
+    export that fails half-way leaves the old file, or none)."""
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def export_csv(
+    store: str | Path, out: str | Path, study: str | None = None, *, force: bool = False
+) -> int:
     """Write the results (of one study, or all) as CSV with a header; NULL is an empty field.
-    Returns the number of rows."""
+    Returns the number of rows. ``out`` is never the store, and an existing file only with
+    ``force`` (:func:`check_export_target`)."""
     import csv
 
+    target = check_export_target(store, out, force=force)
     with Store(store, create=False) as db:
         rows = db.rows(study)
-    with open(out, "w", newline="", encoding="utf-8") as fh:
+    with _replacing(target) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow([c for c, _ in COLUMNS])
         for row in rows:
@@ -759,9 +937,12 @@ def export_csv(store: str | Path, out: str | Path, study: str | None = None) -> 
     return len(rows)
 
 
-def export_parquet(store: str | Path, out: str | Path, study: str | None = None) -> int:
+def export_parquet(
+    store: str | Path, out: str | Path, study: str | None = None, *, force: bool = False
+) -> int:
     """Write the results as Parquet (extra ``study``: pyarrow) with typed columns (``solved``
-    as bool). Returns the number of rows."""
+    as bool). Returns the number of rows. ``out`` as in :func:`export_csv`."""
+    target = check_export_target(store, out, force=force)
     pa = _optional("pyarrow", "Parquet export", "study")
     pq = _optional("pyarrow.parquet", "Parquet export", "study")
     types = {"text": pa.string(), "int": pa.int64(), "float": pa.float64(), "bool": pa.bool_()}
@@ -772,5 +953,6 @@ def export_parquet(store: str | Path, out: str | Path, study: str | None = None)
         c: [None if r[c] is None else (bool(r[c]) if t == "bool" else r[c]) for r in rows]
         for c, t in COLUMNS
     }
-    pq.write_table(pa.table(columns, schema=schema), str(out))
+    with _replacing(target) as tmp:
+        pq.write_table(pa.table(columns, schema=schema), str(tmp))
     return len(rows)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -31,12 +32,14 @@ from solver.study import (
     Study,
     StudyError,
     check_executor,
+    check_export_target,
     export_csv,
     export_parquet,
     make_executor,
     prepare,
     run_study,
 )
+from take6.text import excerpt, plural
 
 _DEALS_EXAMPLES = """examples:
   take6 study deals --hand-size 4 --deals 500 --seed 1 --store study.sqlite
@@ -133,6 +136,11 @@ def register(subparsers: Any) -> None:
     e.add_argument("--study", metavar="NAME", help="only this study (default: all)")
     e.add_argument("--csv", metavar="OUT", help="write CSV to OUT")
     e.add_argument("--parquet", metavar="OUT", help="write Parquet to OUT")
+    e.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite OUT if it exists (never the store itself)",
+    )
     e.set_defaults(func=run_export)
 
 
@@ -194,9 +202,14 @@ class _RateColumn(ProgressColumn):
 def _run(args: argparse.Namespace, study: Study) -> int:
     check_executor(args.executor, args.workers, args.scheduler)
     name = prepare(args.store, study, args.study)
+    with Store(args.store, create=False) as db:
+        left = study.items() - len(db.done_items(name))
     stderr = Console(stderr=True)
     with (
-        make_executor(args.executor, args.workers, args.scheduler) as (executor, window),
+        make_executor(args.executor, args.workers, args.scheduler, items=left) as (
+            executor,
+            window,
+        ),
         Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -243,8 +256,8 @@ def _print_report(args: argparse.Namespace, r: RunReport) -> None:
         )
         return
     print(
-        f"study {r.study!r} in {args.store}: {r.items} items, {r.skipped} already done, "
-        f"{r.solved} solved now in {r.seconds:.2f} s ({r.rate:.2f} items/s)"
+        f"study {r.study!r} in {args.store}: {plural(r.items, 'item')}, {r.skipped} already "
+        f"done, {r.solved} solved now in {r.seconds:.2f} s ({r.rate:.2f} items/s)"
     )
 
 
@@ -279,10 +292,15 @@ def run_status(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     if not args.csv and not args.parquet:
         raise StudyError("give --csv OUT and/or --parquet OUT")
+    outs = [out for out in (args.parquet, args.csv) if out]
+    for out in outs:  # every target checked before anything is written
+        check_export_target(args.store, out, force=args.force)
+    if len(outs) == 2 and Path(outs[0]).resolve() == Path(outs[1]).resolve():
+        raise StudyError(f"--csv and --parquet name the same file {excerpt(args.csv)}")
     if args.parquet:
-        n = export_parquet(args.store, args.parquet, args.study)
-        print(f"{n} rows written to {args.parquet}", file=sys.stderr)
+        n = export_parquet(args.store, args.parquet, args.study, force=args.force)
+        print(f"{plural(n, 'row')} written to {args.parquet}", file=sys.stderr)
     if args.csv:
-        n = export_csv(args.store, args.csv, args.study)
-        print(f"{n} rows written to {args.csv}", file=sys.stderr)
+        n = export_csv(args.store, args.csv, args.study, force=args.force)
+        print(f"{plural(n, 'row')} written to {args.csv}", file=sys.stderr)
     return 0

@@ -272,7 +272,7 @@ def test_csv_and_parquet_round_trip(tmp_path: Path) -> None:
     with open(out, newline="", encoding="utf-8") as fh:
         back = [{c: _typed(r[c], t) for c, t in COLUMNS} for r in csv.DictReader(fh)]
     assert back == rows
-    assert export_csv(store, out, study="drafts") == 2
+    assert export_csv(store, out, study="drafts", force=True) == 2
     pq = pytest.importorskip("pyarrow.parquet")
     pout = tmp_path / "r.parquet"
     assert export_parquet(store, pout) == 6
