@@ -8,11 +8,12 @@ never ``if variant == ...`` branches in the rules core.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from take6.cards import MAX_CARD
 from take6.errors import RulesError
+from take6.text import excerpt
 
 
 class Variant(enum.Enum):
@@ -66,6 +67,12 @@ class EndCondition:
     rounds: int | None = None
 
     def __post_init__(self) -> None:
+        for name in ("target", "rounds"):
+            value = getattr(self, name)
+            if value is not None and not _is_int(value):
+                raise RulesError(f"{name} must be an integer or None, got {excerpt(value)}")
+        if not isinstance(self.comparison, Comparison):
+            raise RulesError(f"comparison must be a Comparison, got {excerpt(self.comparison)}")
         if self.target is None and self.rounds is None:
             raise RulesError("end condition needs a target total or a number of rounds")
         if self.target is not None and self.target < 1:
@@ -86,6 +93,29 @@ class EndCondition:
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+_FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
+    "variant": Variant,
+    "players": int,
+    "hand_size": int,
+    "rows": int,
+    "row_capacity": int,
+    "deck_size": int,
+    "end": EndCondition,
+    "profi_left": bool,
+    "profi_tie": ProfiTie,
+    "simultaneous": bool,
+    "pile_play": bool,
+    "lowest_wins": bool,
+    "draft": bool,
+    "first_picker": int,
+    "rotate_first_picker": bool,
+}
 
 
 @dataclass(frozen=True)
@@ -127,6 +157,12 @@ class Rules:
     rotate_first_picker: bool = True
 
     def __post_init__(self) -> None:
+        for f in fields(self):
+            value, kind = getattr(self, f.name), _FIELD_TYPES[f.name]
+            wrong = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+            if wrong:
+                name = getattr(kind, "__name__", str(kind))
+                raise RulesError(f"{f.name} must be of type {name}, got {excerpt(value)}")
         where = f"{self.variant.value} with {self.players} players"
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players!r}")
@@ -158,11 +194,18 @@ class Rules:
         Taktik and Logik use the deck 1..hand_size*players + rows (10·n + 4 for the real game),
         also when ``hand_size`` is overridden for studies, unless ``deck_size`` is given.
         """
+        names = ", ".join(x.value for x in Variant)
         try:
             v = Variant(variant) if isinstance(variant, str) else variant
         except ValueError:
-            names = ", ".join(x.value for x in Variant)
-            raise RulesError(f"unknown variant {variant!r} (known: {names})") from None
+            raise RulesError(f"unknown variant {excerpt(variant)} (known: {names})") from None
+        if not isinstance(v, Variant):
+            raise RulesError(f"unknown variant {excerpt(variant)} (known: {names})")
+        unknown = sorted(str(k) for k in overrides if k not in _FIELD_TYPES)
+        if unknown:
+            raise RulesError(
+                f"unknown setting(s) {excerpt(unknown)} (known: {sorted(_FIELD_TYPES)})"
+            )
         base: dict[str, Any] = {"variant": v, "players": players}
         if v is Variant.PROFI:
             base["profi_left"] = True
