@@ -7,14 +7,25 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from solver.errors import SolverError
 from solver.kernel import to_table
 from solver.matrix import Num
 from solver.problem import Objective, Problem, make_problem
-from solver.search import JointAction, Search, Solution, Strategy, position_table
+from solver.search import (
+    JointAction,
+    Search,
+    SearchLike,
+    Solution,
+    Strategy,
+    position_table,
+)
 from take6.cards import HEADS
 from take6.notation import Position, format_position
+
+if TYPE_CHECKING:
+    from solver.native import Progress
 from take6.state import ChooseRow, Phase, Placed, Play, State, from_position, legal_actions, step
 
 
@@ -51,6 +62,14 @@ class Result:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     table_size: int = 0
+    core: str = "python"
+    """Which search ran: ``"native"`` (the compiled core) or ``"python"``."""
+    core_note: str = ""
+    """Why the Python search ran when the compiled core was asked for or preferred."""
+    interrupted: bool = False
+    """True when Ctrl-C stopped the search (``lower``/``upper`` are still proven)."""
+    peak_rss: int = 0
+    """The process's peak resident memory in bytes when the search ended (0 if unknown)."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form printed by ``take6 solve --json``."""
@@ -81,6 +100,9 @@ class Result:
             "seconds": round(self.seconds, 6),
             "cpu_seconds": round(self.cpu_seconds, 6),
             "table_size": self.table_size,
+            "core": self.core,
+            "interrupted": self.interrupted,
+            "peak_rss": self.peak_rss,
         }
         if pr.objective is Objective.PARANOID:
             d["coalition"] = [p + 1 for p in pr.max_side]
@@ -94,6 +116,55 @@ def fraction_text(v: Num) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
+CORES = ("auto", "native", "python")
+"""``core=`` of :func:`solve`: the compiled core when built (``auto``), or one of them."""
+
+
+def make_search(
+    problem: Problem,
+    core: str = "auto",
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    table_cap: int = 2_000_000,
+    memory: int | None = None,
+    threads: int = 1,
+    progress: Progress | None = None,
+) -> tuple[SearchLike, str]:
+    """The search for ``problem`` on the chosen core, and a note saying why the Python search
+    runs when the compiled core was wanted ('' otherwise). Raises :class:`SolverError` when
+    ``core="native"`` cannot run (not built, or the position is beyond it)."""
+    from solver import native
+
+    if core not in CORES:
+        raise SolverError(f"unknown core {core!r} (auto, native or python)")
+    note = ""
+    if core != "python":
+        if native.AVAILABLE:
+            try:
+                return (
+                    native.NativeSearch(
+                        problem,
+                        time_limit=time_limit,
+                        node_limit=node_limit,
+                        memory=memory,
+                        threads=threads,
+                        progress=progress,
+                    ),
+                    "",
+                )
+            except SolverError as exc:
+                if core == "native" or memory is not None:
+                    raise
+                note = str(exc)
+        else:
+            if core == "native":
+                raise SolverError(native.unavailable_reason())
+            note = native.unavailable_reason()
+    search = Search(problem, time_limit=time_limit, node_limit=node_limit, table_cap=table_cap)
+    return search, note
+
+
 def solve(
     position: Position,
     objective: Objective | str = Objective.DIFF,
@@ -103,25 +174,56 @@ def solve(
     node_limit: int | None = None,
     table_cap: int = 2_000_000,
     line: bool = True,
-) -> tuple[Result, Search]:
+    core: str = "auto",
+    memory: int | None = None,
+    threads: int = 1,
+    progress: Progress | None = None,
+) -> tuple[Result, SearchLike]:
     """Solve ``position`` for ``objective`` from ``player``'s view (0-based).
+
+    ``core`` picks the search: ``"auto"`` (the compiled core when it was built, else the Python
+    search), ``"native"`` or ``"python"``; both give equal values. ``memory`` is the compiled
+    core's table budget in bytes (default :func:`solver.native.default_memory`), ``table_cap``
+    the Python search's table size in positions; ``threads`` searches with that many threads on
+    the compiled core. ``progress(nodes, filled, capacity, seconds, lower, upper)`` is called
+    about twice a second by the compiled core. Ctrl-C (KeyboardInterrupt) during the search, like
+    the limits, ends it with proven bounds (``result.interrupted``).
 
     Returns the result and the search (whose table the certificate writer reuses). Raises
     :class:`solver.errors.SolverError` for positions the solver does not support.
     """
     problem = make_problem(position, objective, player)
-    search = Search(problem, time_limit=time_limit, node_limit=node_limit, table_cap=table_cap)
+    search, note = make_search(
+        problem,
+        core,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        table_cap=table_cap,
+        memory=memory,
+        threads=threads,
+        progress=progress,
+    )
     started = time.perf_counter()
     cpu = time.process_time()
     table, hands = position_table(problem)
+    interrupted = False
     # The search allocates millions of small acyclic tuples; the cyclic garbage collector would
     # rescan the growing table over and over (about 15% of the time), so it pauses meanwhile.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        entry = search.value(table, hands)
+        try:
+            entry = search.value(table, hands)
+        except KeyboardInterrupt:
+            # The Python search: every bound in its table is proven; one stopped pass over the
+            # root's cells turns them into the root's bounds.
+            assert isinstance(search, Search)
+            interrupted = True
+            search.stopped = True
+            entry = search.value(table, hands)
+        interrupted = interrupted or bool(getattr(search, "interrupted", False))
         solution = None
-        if entry.exact:
+        if entry.exact and not interrupted:
             # Solved: the limits bound the search, not reading strategies out of it afterwards.
             search.release_limits()
             solution = search.solved(table, hands)
@@ -132,8 +234,8 @@ def solve(
     cpu_seconds = time.process_time() - cpu
     result = Result(
         problem=problem,
-        solved=entry.exact,
-        value=Fraction(entry.lo) if entry.exact else None,
+        solved=entry.exact and solution is not None,
+        value=Fraction(entry.lo) if entry.exact and solution is not None else None,
         lower=Fraction(entry.lo),
         upper=Fraction(entry.hi),
         nodes=search.stats.nodes,
@@ -141,6 +243,10 @@ def solve(
         seconds=seconds,
         cpu_seconds=cpu_seconds,
         table_size=len(search.table),
+        core="python" if isinstance(search, Search) else "native",
+        core_note=note,
+        interrupted=interrupted,
+        peak_rss=peak_rss(),
     )
     if solution is not None:
         result.joint = solution.x
@@ -148,6 +254,15 @@ def solve(
         if line:
             result.line = principal_line(search)
     return result, search
+
+
+def peak_rss() -> int:
+    """The process's peak resident set size in bytes (0 where unknown)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return 0
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
 
 
 def marginals(problem: Problem, entry: Solution) -> dict[int, dict[int, Fraction]]:
@@ -162,13 +277,13 @@ def marginals(problem: Problem, entry: Solution) -> dict[int, dict[int, Fraction
     return out
 
 
-def exact_entry(search: Search, state: State) -> Solution:
+def exact_entry(search: SearchLike, state: State) -> Solution:
     """The exact entry of a reference state in the choose phase (searching if needed)."""
     hands = tuple(tuple(sorted(h)) for h in state.hands)
     return search.solved(to_table(state.rows), hands)
 
 
-def settle_value(search: Search, start: State, s: State) -> Num:
+def settle_value(search: SearchLike, start: State, s: State) -> Num:
     """Value of a reference state inside a turn (row choices by their owners), counting the
     heads taken since ``start``."""
     pr = search.problem
@@ -190,7 +305,7 @@ def _most_likely(strategy: Strategy) -> JointAction:
     return max(strategy, key=lambda aq: aq[1])[0]
 
 
-def principal_line(search: Search) -> list[Turn]:
+def principal_line(search: SearchLike) -> list[Turn]:
     """A line of optimal play from the root: each side plays its most probable joint action,
     each row choice is the owner's best; replayed with the reference engine."""
     pr = search.problem
@@ -208,7 +323,7 @@ def principal_line(search: Search) -> list[Turn]:
 
 
 def play_turn(
-    search: Search, state: State, cards: list[int]
+    search: SearchLike, state: State, cards: list[int]
 ) -> tuple[State, list[tuple[int, int]], list[int]]:
     """Play one turn with the reference engine: ``cards`` by seat, each row choice made
     optimally by its owner. Returns the state after the turn, the row choices

@@ -17,12 +17,12 @@ from typing import Any
 
 from solver.api import exact_entry, fraction_text
 from solver.check import FORMAT, VERSION, state_key
-from solver.search import Search
+from solver.search import SearchLike
 from take6.notation import format_position
 from take6.state import ChooseRow, Phase, Play, State, apply, from_position, legal_actions
 
 
-def build_certificate(search: Search) -> dict[str, Any]:
+def build_certificate(search: SearchLike) -> dict[str, Any]:
     """The certificate of a completed search (its table is reused; missing entries are
     re-solved exactly)."""
     pr = search.problem
@@ -77,7 +77,7 @@ def _turn_ends(s: State) -> list[State]:
     return out
 
 
-def write_certificate(search: Search, path: str | Path) -> int:
+def write_certificate(search: SearchLike, path: str | Path) -> int:
     """Write the certificate to ``path``; return the number of nodes in it."""
     cert = build_certificate(search)
     Path(path).write_text(json.dumps(cert, indent=None, separators=(",", ":")) + "\n")

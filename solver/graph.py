@@ -48,7 +48,7 @@ import networkx as nx
 from solver.api import exact_entry, fraction_text, play_turn, solve
 from solver.errors import SolverError
 from solver.problem import Objective
-from solver.search import Search, Strategy
+from solver.search import SearchLike, Strategy
 from take6.notation import Position, format_position
 from take6.rules import EndCondition
 from take6.state import Phase, State, from_position
@@ -76,7 +76,7 @@ def solved_graph(
 
 
 def graph_from_search(
-    search: Search, *, support_only: bool = True, max_nodes: int = DEFAULT_MAX_NODES
+    search: SearchLike, *, support_only: bool = True, max_nodes: int = DEFAULT_MAX_NODES
 ) -> Any:
     """The solved position graph of a completed search (its table is reused)."""
     pr = search.problem
@@ -160,7 +160,7 @@ def _node_id(root: Position, before: State, after: State) -> str:
     return format_position(pos)
 
 
-def _marginals(search: Search, x: Strategy, y: Strategy) -> dict[int, dict[int, Fraction]]:
+def _marginals(search: SearchLike, x: Strategy, y: Strategy) -> dict[int, dict[int, Fraction]]:
     pr = search.problem
     out: dict[int, dict[int, Fraction]] = {}
     for side, strategy in ((pr.max_side, x), (pr.min_side, y)):
@@ -173,7 +173,7 @@ def _marginals(search: Search, x: Strategy, y: Strategy) -> dict[int, dict[int, 
 
 
 def _node_attrs(
-    search: Search, value: Any, x: Strategy, y: Strategy, state: State, turn: int
+    search: SearchLike, value: Any, x: Strategy, y: Strategy, state: State, turn: int
 ) -> dict[str, Any]:
     v = Fraction(value)
     marg = _marginals(search, x, y)

@@ -37,10 +37,11 @@ best pure pair from an earlier search first, and the column that refuted the pre
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
+from typing import Protocol
 
 from solver.kernel import Hands, Kernel, Table, to_table
 from solver.matrix import Num, solve_game
@@ -453,6 +454,34 @@ class Search:
             if not changed:
                 for i, j in todo:
                     probe(i, j, -INF, INF)
+
+
+class Counters(Protocol):
+    """What a search counts (:class:`Stats`, or the compiled core's counters)."""
+
+    nodes: int
+    lps: int
+
+
+class SearchLike(Protocol):
+    """The interface the rest of the solver uses, served by :class:`Search` and by the compiled
+    core's :class:`solver.native.NativeSearch`."""
+
+    problem: Problem
+
+    @property
+    def table(self) -> Sized: ...
+
+    @property
+    def stats(self) -> Counters: ...
+
+    def value(self, table: Table, hands: Hands, alpha: Num = ..., beta: Num = ...) -> Entry: ...
+
+    def solved(self, table: Table, hands: Hands) -> Solution: ...
+
+    def actions(self, hands: Hands) -> tuple[list[JointAction], list[JointAction]]: ...
+
+    def release_limits(self) -> None: ...
 
 
 def position_table(problem: Problem) -> tuple[Table, Hands]:

@@ -1,0 +1,273 @@
+"""The compiled search core, behind the same interface as :class:`solver.search.Search`.
+
+``solver/native/_core.cpp`` restates the Python search (same algorithm, same canonical key, exact
+rational arithmetic) for speed; it is built by ``pip install`` where a C++ compiler is present and
+is optional: :data:`AVAILABLE` says whether it was built, :func:`unavailable_reason` why not.
+:class:`NativeSearch` wraps it for the rest of the solver (results, principal line, certificates,
+graphs), so everything built on the search works with either core. Values are equal, not close:
+``tests/solver/test_native.py`` compares the two cores on random positions of every kind.
+
+The transposition table lives in one block sized from a memory budget (``memory`` bytes); the
+default is :func:`default_memory`. Limits (time, nodes), a progress callback and Ctrl-C stop the
+search with proven bounds.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from types import ModuleType
+from typing import Any
+
+from solver.errors import SolverError
+from solver.kernel import Hands, Table
+from solver.matrix import Num
+from solver.problem import Problem
+from solver.search import INF, Entry, JointAction, Solution
+from take6.cards import HEADS
+from take6.rules import ProfiTie
+
+_core: ModuleType | None
+try:
+    from solver.native import _core  # type: ignore[attr-defined, unused-ignore]
+except ImportError as exc:  # no compiler at install time, or a broken build
+    _core = None
+    _REASON = f"the compiled core is not built ({exc})"
+else:
+    _REASON = ""
+
+AVAILABLE = _core is not None
+"""Whether the compiled core is importable."""
+
+_TIE = {ProfiTie.OWNER_CHOOSES: 0, ProfiTie.PREFER_RIGHT: 1, ProfiTie.PREFER_LEFT: 2}
+MIN_MEMORY = 1 << 16
+"""The smallest table budget accepted (64 KiB)."""
+BUCKET_BYTES = 129
+"""Bytes per bucket of four table entries (4 x 32 bytes and a lock byte)."""
+
+
+def unavailable_reason() -> str:
+    """Why the compiled core cannot be used ('' when it can)."""
+    return _REASON
+
+
+def physical_memory() -> int:
+    """The machine's physical memory in bytes (0 if unknown)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def default_memory() -> int:
+    """The default table budget: a quarter of physical memory, at most 4 GiB (pages are only
+    committed as the table fills, so a small search costs little whatever the budget)."""
+    phys = physical_memory()
+    return min(4 << 30, phys // 4) if phys else 1 << 30
+
+
+def parse_memory(text: str) -> int:
+    """A memory budget such as ``512M``, ``12G``, ``1.5GiB`` or a byte count; raises
+    :class:`SolverError` naming the text."""
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = 1
+    for suffix, mult in (("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("T", 1 << 40)):
+        if t.endswith(suffix):
+            t, scale = t[: -len(suffix)], mult
+            break
+    try:
+        value = float(t)
+    except ValueError:
+        raise SolverError(f"bad memory budget {text[:40]!r} (e.g. 512M, 12G)") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise SolverError(f"bad memory budget {text[:40]!r}: must be a positive size")
+    return int(value * scale)
+
+
+def check_memory(memory: int) -> None:
+    """Refuse a budget that cannot work here, with a one-line :class:`SolverError`."""
+    phys = physical_memory()
+    if memory < MIN_MEMORY:
+        raise SolverError(f"memory budget {memory} bytes is below the minimum of 64 KiB")
+    if phys and memory > phys:
+        raise SolverError(
+            f"memory budget {memory / 2**30:.1f} GiB exceeds this machine's "
+            f"{phys / 2**30:.1f} GiB of physical memory"
+        )
+
+
+@dataclass
+class NativeStats:
+    """The counters of :class:`solver.search.Stats`, read from the core."""
+
+    nodes: int = 0
+    lps: int = 0
+    saddles: int = 0
+    hits: int = 0
+    filled: int = 0
+    capacity: int = 0
+    max_capacity: int = 0
+    table_bytes: int = 0
+
+
+@dataclass
+class _TableView:
+    """``len(search.table)``: the number of filled table slots, as for the Python search."""
+
+    core: Any = field(repr=False)
+
+    def __len__(self) -> int:
+        return int(self.core.stats()["filled"])
+
+
+Progress = Callable[[int, int, int, float, Fraction, Fraction], None]
+"""``progress(nodes, filled, capacity, seconds, root_lower, root_upper)``."""
+
+
+class NativeSearch:
+    """Exact search for one problem on the compiled core (the interface of
+    :class:`solver.search.Search`: :meth:`value`, :meth:`solved`, :meth:`actions`)."""
+
+    core_name = "native"
+
+    def __init__(
+        self,
+        problem: Problem,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        memory: int | None = None,
+        threads: int = 1,
+        progress: Progress | None = None,
+    ) -> None:
+        if _core is None:
+            raise SolverError(_REASON)
+        rules = problem.rules
+        if rules.rows > 16:
+            raise SolverError(f"the compiled core handles at most 16 rows, not {rules.rows}")
+        if problem.players > 10:
+            raise SolverError(
+                f"the compiled core handles at most 10 players, not {problem.players}"
+            )
+        memory = default_memory() if memory is None else memory
+        check_memory(memory)
+        self.problem = problem
+        self.memory = memory
+        self.threads = max(1, threads)
+        heads = [HEADS[c] if 0 < c < len(HEADS) else 0 for c in range(128)]
+        try:
+            self.core = _core.Search(
+                heads,
+                rules.row_capacity,
+                int(rules.profi_left),
+                _TIE[rules.profi_tie],
+                list(problem.weights),
+                list(problem.max_side),
+                list(problem.min_side),
+                memory,
+            )
+        except MemoryError:
+            raise SolverError(
+                f"cannot allocate a {memory / 2**20:.0f} MiB transposition table"
+            ) from None
+        self.table = _TableView(self.core)
+        self._progress = progress
+        self._limits(time_limit, node_limit)
+
+    def _limits(self, time_limit: float | None, node_limit: int | None) -> None:
+        cb = None
+        if self._progress is not None:
+            user = self._progress
+
+            def cb(
+                nodes: int,
+                filled: int,
+                cap: int,
+                secs: float,
+                lo: tuple[int, int],
+                hi: tuple[int, int],
+            ) -> None:
+                user(nodes, filled, cap, secs, Fraction(*lo), Fraction(*hi))
+
+        self.core.configure(
+            time_limit=time_limit or 0.0,
+            node_limit=node_limit or 0,
+            progress=cb,
+            every=0.5,
+            threads=self.threads,
+        )
+
+    @property
+    def stats(self) -> NativeStats:
+        return NativeStats(**{k: v for k, v in self.core.stats().items() if k != "stopped"})
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.core.stats()["stopped"])
+
+    @property
+    def interrupted(self) -> bool:
+        """True when Ctrl-C stopped the last search (its bounds are still proven)."""
+        return bool(self.core.interrupted())
+
+    def release_limits(self) -> None:
+        """Lift the time and node limits (to read strategies out of a solved search)."""
+        self._limits(None, None)
+
+    @staticmethod
+    def _q(v: Num) -> tuple[int, int]:
+        f = Fraction(v)
+        return f.numerator, f.denominator
+
+    def value(self, table: Table, hands: Hands, alpha: Num = -INF, beta: Num = INF) -> Entry:
+        """Bounds on a position's value with the window semantics of
+        :meth:`solver.search.Search.value` (no strategies in the entry)."""
+        if not hands[0]:
+            return Entry(0, 0)
+        lo, hi = self.core.value(table, hands, self._q(alpha), self._q(beta))
+        return Entry(_num(lo), _num(hi))
+
+    def solved(self, table: Table, hands: Hands) -> Solution:
+        """The exact value of a position with optimal strategies (searching if needed)."""
+        got = self.core.solved(table, hands)
+        if got is None:
+            raise SolverError("the search was stopped before the position was solved")
+        v, xs, ys = got
+        rows, cols = self.actions(hands)
+        x = tuple((rows[i], Fraction(*q)) for i, q in xs)
+        y = tuple((cols[j], Fraction(*q)) for j, q in ys)
+        return Solution(_num(v), x, y)
+
+    def actions(self, hands: Hands) -> tuple[list[JointAction], list[JointAction]]:
+        """The joint actions of the max side (matrix rows) and the min side (columns), in the
+        order the core indexes them."""
+        rows = list(product(*(hands[p] for p in self.problem.max_side)))
+        cols = list(product(*(hands[p] for p in self.problem.min_side)))
+        return rows, cols
+
+    def key(self, table: Table, hands: Hands) -> tuple[int, int]:
+        """The core's 128-bit canonical key of a position."""
+        a, b = self.core.key(table, hands)
+        return int(a), int(b)
+
+    def place(self, table: Table, card: int) -> tuple[bool, list[tuple[Table, int]]]:
+        """The core's placement (for differential tests against :mod:`solver.kernel`)."""
+        choice, opts = self.core.place(table, card)
+        return bool(choice), [(tuple(t), int(taken)) for t, taken in opts]
+
+
+def _num(q: tuple[int, int]) -> Num:
+    n, d = q
+    return int(n) if d == 1 else Fraction(n, d)
+
+
+__all__ = [
+    "AVAILABLE",
+    "NativeSearch",
+    "check_memory",
+    "default_memory",
+    "parse_memory",
+    "unavailable_reason",
+]

@@ -1,0 +1,2079 @@
+// The compiled search core of take6's exact solver (module solver.native._core).
+//
+// A restatement, for speed, of solver/search.py (the readable reference): the same
+// simultaneous-move alpha-beta with serialised bounds, the same placement rule as
+// solver/kernel.py (itself checked against take6.placement.place), the same canonical key, and
+// exact rational arithmetic throughout (int64 numerator/denominator with 128-bit intermediates,
+// GMP rationals for the values that do not fit: denominators past 2^100 occur at k = 7). Every
+// number that is
+// a fact of the rules (the bull-head table, the row capacity, Profi's settings) comes in from
+// Python at construction: nothing of the rules is restated here but the placement rule.
+//
+// Differences from the Python search, none of which changes a value:
+// * the transposition table is one open-addressing array of 4-entry buckets sized from a memory
+//   budget, with depth-preferred replacement (no whole-depth eviction); it holds bounds only
+//   (strategies are re-derived by expanding a position once more with a warm table);
+// * a stored bound whose exact fraction does not fit 32 bits is widened outward to an integer
+//   (still a proven bound);
+// * the key is a 128-bit hash of the canonical key's words (64 bits select the bucket, 64 are
+//   compared): two different positions would have to agree on all of them to be confused.
+// * optionally a second thread searches the same root with its own move order over the shared
+//   table (lazy SMP); each bucket has a spin lock, so entries are never torn.
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include <gmpxx.h>
+
+namespace {
+
+using i64 = int64_t;
+using u64 = uint64_t;
+using i128 = __int128;
+using u128 = unsigned __int128;
+
+
+// ---------------------------------------------------------------------------------------------
+// Exact rationals: int64 numerator/denominator with 128-bit intermediates, and GMP (mpq) for
+// the rare value that does not fit. A value is always held in its smallest form (a GMP value
+// never fits the small form), so equality is a field comparison.
+
+const i64 LIM = (i64(1) << 62);
+
+struct Q {
+    i64 n = 0;
+    i64 d = 1;                             // > 0, gcd(n, d) == 1 (small form)
+    std::shared_ptr<const mpq_class> b;  // the value when it does not fit the small form
+    Q() = default;
+    Q(i64 v) : n(v), d(1) {}  // NOLINT: implicit from integers on purpose
+};
+
+inline u128 ugcd(u128 a, u128 b) {
+    while (b) {
+        u128 t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+inline mpq_class big_of(const Q& a) {
+    if (a.b) return *a.b;
+    mpq_class r;
+    mpz_set_si(r.get_num_mpz_t(), long(a.n));
+    mpz_set_si(r.get_den_mpz_t(), long(a.d));
+    return r;
+}
+
+inline Q from_big(const mpq_class& r) {
+    Q q;
+    if (mpz_fits_slong_p(r.get_num_mpz_t()) && mpz_fits_slong_p(r.get_den_mpz_t())) {
+        long n = mpz_get_si(r.get_num_mpz_t()), d = mpz_get_si(r.get_den_mpz_t());
+        if (n < LIM && n > -LIM && d < LIM) {
+            q.n = n;
+            q.d = d;
+            return q;
+        }
+    }
+    q.n = 0;
+    q.d = 1;
+    q.b = std::make_shared<const mpq_class>(r);
+    return q;
+}
+
+// The small form of n/d if it fits.
+inline bool small_q(i128 n, i128 d, Q& out) {
+    if (d < 0) {
+        n = -n;
+        d = -d;
+    }
+    if (n == 0) {
+        out = Q(0);
+        return true;
+    }
+    if (d == 1) {
+        if (n >= LIM || n <= -LIM) return false;
+        out.n = i64(n);
+        out.d = 1;
+        out.b.reset();
+        return true;
+    }
+    u128 an = n < 0 ? u128(-n) : u128(n);
+    if ((an >> 64) == 0 && (u128(d) >> 64) == 0) {
+        u64 g = std::gcd(u64(an), u64(d));  // 64-bit division is several times cheaper
+        if (g > 1) {
+            n /= i128(g);
+            d /= i128(g);
+        }
+    } else {
+        u128 g = ugcd(an, u128(d));
+        if (g > 1) {
+            n /= i128(g);
+            d /= i128(g);
+        }
+    }
+    if (n >= LIM || n <= -LIM || d >= LIM) return false;
+    out.n = i64(n);
+    out.d = i64(d);
+    out.b.reset();
+    return true;
+}
+
+inline Q operator+(const Q& a, const Q& b) {
+    if (!a.b && !b.b) {
+        Q r;
+        if (a.d == 1 && b.d == 1) {
+            i64 s = a.n + b.n;
+            if (s < LIM && s > -LIM) return Q(s);
+        } else if (a.d == 1 || b.d == 1) {
+            // n/d + m is already in lowest terms: gcd(n + m d, d) = gcd(n, d) = 1
+            const Q& f = a.d == 1 ? b : a;
+            i64 m = a.d == 1 ? a.n : b.n;
+            i128 num = i128(f.n) + i128(m) * f.d;
+            if (num < LIM && num > -LIM) {
+                r.n = i64(num);
+                r.d = f.d;
+                return r;
+            }
+        } else if (small_q(i128(a.n) * b.d + i128(b.n) * a.d, i128(a.d) * b.d, r)) {
+            return r;
+        }
+    }
+    mpq_class r = big_of(a) + big_of(b);
+    return from_big(r);
+}
+inline Q operator-(const Q& a) {
+    if (a.b) return from_big(mpq_class(-*a.b));
+    Q r = a;
+    r.n = -r.n;
+    return r;
+}
+inline Q operator-(const Q& a, const Q& b) { return a + (-b); }
+inline Q operator*(const Q& a, const Q& b) {
+    if (!a.b && !b.b) {
+        Q r;
+        if (small_q(i128(a.n) * b.n, i128(a.d) * b.d, r)) return r;
+    }
+    mpq_class r = big_of(a) * big_of(b);
+    return from_big(r);
+}
+inline Q operator/(const Q& a, const Q& b) {
+    if (!a.b && !b.b) {
+        Q r;
+        if (small_q(i128(a.n) * b.d, i128(a.d) * b.n, r)) return r;
+    }
+    mpq_class r = big_of(a) / big_of(b);
+    return from_big(r);
+}
+inline int cmp(const Q& a, const Q& b) {
+    if (!a.b && !b.b) {
+        if (a.d == b.d) return a.n < b.n ? -1 : (a.n > b.n ? 1 : 0);
+        i128 l = i128(a.n) * b.d, r = i128(b.n) * a.d;
+        return l < r ? -1 : (l > r ? 1 : 0);
+    }
+    int c = ::cmp(big_of(a), big_of(b));
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+inline bool operator<(const Q& a, const Q& b) { return cmp(a, b) < 0; }
+inline bool operator>(const Q& a, const Q& b) { return cmp(a, b) > 0; }
+inline bool operator<=(const Q& a, const Q& b) { return cmp(a, b) <= 0; }
+inline bool operator>=(const Q& a, const Q& b) { return cmp(a, b) >= 0; }
+inline bool operator==(const Q& a, const Q& b) {
+    if (a.b || b.b) return a.b && b.b && *a.b == *b.b;
+    return a.n == b.n && a.d == b.d;
+}
+inline bool operator!=(const Q& a, const Q& b) { return !(a == b); }
+inline Q qmax(const Q& a, const Q& b) { return a < b ? b : a; }
+inline Q qmin(const Q& a, const Q& b) { return b < a ? b : a; }
+inline double qd(const Q& a) { return a.b ? a.b->get_d() : double(a.n) / double(a.d); }
+inline bool is_zero(const Q& a) { return !a.b && a.n == 0; }
+
+// floor and ceiling, clamped to the int32 range (for the table's widened bounds)
+inline i64 floor_q(const Q& a) {
+    if (a.b) {
+        mpz_class f;
+        mpz_fdiv_q(f.get_mpz_t(), a.b->get_num_mpz_t(), a.b->get_den_mpz_t());
+        if (!mpz_fits_slong_p(f.get_mpz_t())) return mpz_sgn(f.get_mpz_t()) < 0 ? INT32_MIN : INT32_MAX;
+        return mpz_get_si(f.get_mpz_t());
+    }
+    i64 f = a.n / a.d;
+    if (a.n % a.d != 0 && a.n < 0) --f;
+    return f;
+}
+inline i64 ceil_q(const Q& a) { return -floor_q(-a); }
+
+const Q INF(1000000000);  // beyond any value, as solver.search.INF
+
+// ---------------------------------------------------------------------------------------------
+// Compact positions: rows sorted by last card, hands as bit sets of cards
+
+const int MAXROWS = 16;
+const int MAXP = 10;
+const int MAXCARD = 127;
+
+struct Row {
+    uint8_t last, first, len, pad;
+    int32_t heads;
+};
+
+struct Table {
+    int n = 0;
+    Row r[MAXROWS];
+};
+
+struct Hands {
+    int n = 0;
+    u128 h[MAXP];
+};
+
+inline int popcount128(u128 x) {
+    return __builtin_popcountll(u64(x)) + __builtin_popcountll(u64(x >> 64));
+}
+inline int ctz128(u128 x) {
+    u64 lo = u64(x);
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(u64(x >> 64));
+}
+inline int top128(u128 x) {
+    u64 hi = u64(x >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(u64(x));
+}
+inline int cards_of(u128 x, int* out) {
+    int k = 0;
+    while (x) {
+        int c = ctz128(x);
+        out[k++] = c;
+        x &= x - 1;
+    }
+    return k;
+}
+
+enum Tie { TIE_OWNER = 0, TIE_RIGHT = 1, TIE_LEFT = 2 };
+
+struct Opt {
+    Table t;
+    int taken;
+};
+
+struct Rules {
+    int heads[MAXCARD + 1];
+    int capacity;
+    bool profi;
+    int tie;
+};
+
+// solver/kernel.py Kernel._put
+inline void put(const Rules& R, const Table& t, int i, int card, bool left, Opt& o) {
+    const Row& row = t.r[i];
+    int h = R.heads[card];
+    o.t = t;
+    if (row.len >= R.capacity) {
+        Row nw{uint8_t(card), uint8_t(card), 1, 0, h};
+        o.taken = row.heads;
+        if (left) {  // the card becomes the row's last card: re-sort
+            int m = 0;
+            for (int k = 0; k < t.n; ++k)
+                if (k != i) o.t.r[m++] = t.r[k];
+            int pos = m;
+            while (pos > 0 && o.t.r[pos - 1].last > card) {
+                o.t.r[pos] = o.t.r[pos - 1];
+                --pos;
+            }
+            o.t.r[pos] = nw;
+            o.t.n = t.n;
+            return;
+        }
+        o.t.r[i] = nw;
+        return;
+    }
+    o.taken = 0;
+    Row nw = row;
+    if (left)
+        nw.first = uint8_t(card);
+    else
+        nw.last = uint8_t(card);
+    nw.len = uint8_t(row.len + 1);
+    nw.heads = row.heads + h;
+    o.t.r[i] = nw;
+}
+
+// solver/kernel.py Kernel._take_any
+inline int take_any(const Rules& R, const Table& t, int card, Opt* out) {
+    Row nw{uint8_t(card), uint8_t(card), 1, 0, R.heads[card]};
+    for (int i = 0; i < t.n; ++i) {
+        Opt& o = out[i];
+        o.taken = t.r[i].heads;
+        o.t.n = t.n;
+        if (!R.profi) {  // too low: below every last card, its row sorts first
+            o.t.r[0] = nw;
+            int m = 1;
+            for (int k = 0; k < t.n; ++k)
+                if (k != i) o.t.r[m++] = t.r[k];
+        } else {
+            int m = 0;
+            for (int k = 0; k < t.n; ++k)
+                if (k != i) o.t.r[m++] = t.r[k];
+            int pos = m;
+            while (pos > 0 && o.t.r[pos - 1].last > card) {
+                o.t.r[pos] = o.t.r[pos - 1];
+                --pos;
+            }
+            o.t.r[pos] = nw;
+        }
+    }
+    return t.n;
+}
+
+// solver/kernel.py Kernel.place: the number of options; *choice when the owner picks one.
+inline int place(const Rules& R, const Table& t, int card, Opt* out, bool* choice) {
+    int right = -1;
+    for (int i = 0; i < t.n; ++i) {
+        if (t.r[i].last < card)
+            right = i;
+        else
+            break;
+    }
+    if (!R.profi) {
+        if (right < 0) {
+            *choice = true;
+            return take_any(R, t, card, out);
+        }
+        *choice = false;
+        put(R, t, right, card, false, out[0]);
+        return 1;
+    }
+    int left = -1, left_first = 0;
+    for (int i = 0; i < t.n; ++i) {
+        if (t.r[i].first > card && (left < 0 || t.r[i].first < left_first)) {
+            left = i;
+            left_first = t.r[i].first;
+        }
+    }
+    if (right < 0 && left < 0) {
+        *choice = true;
+        return take_any(R, t, card, out);
+    }
+    *choice = false;
+    if (left < 0) {
+        put(R, t, right, card, false, out[0]);
+        return 1;
+    }
+    if (right < 0) {
+        put(R, t, left, card, true, out[0]);
+        return 1;
+    }
+    int rgap = card - t.r[right].last;
+    int lgap = left_first - card;
+    if (rgap < lgap || (rgap == lgap && R.tie == TIE_RIGHT)) {
+        put(R, t, right, card, false, out[0]);
+        return 1;
+    }
+    if (lgap < rgap || R.tie == TIE_LEFT) {
+        put(R, t, left, card, true, out[0]);
+        return 1;
+    }
+    *choice = true;
+    put(R, t, right, card, false, out[0]);
+    put(R, t, left, card, true, out[1]);
+    return 2;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The canonical key (solver/kernel.py Kernel.key), hashed to 128 bits
+
+inline u64 mix64(u64 x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+struct Key {
+    u64 a, b;
+};
+
+struct Hasher {
+    u64 a = 0x9e3779b97f4a7c15ULL, b = 0xd1b54a32d192ed03ULL;
+    inline void add(u64 w) {
+        a = mix64(a ^ (w + 0x632be59bd9b4e019ULL));
+        b = mix64(b + w * 0xff51afd7ed558ccdULL + 0x2545f4914f6cdd1dULL) ^ (b >> 17);
+    }
+};
+
+Key make_key(const Rules& R, const Table& t, const Hands& hs) {
+    Hasher H;
+    if (R.profi) {
+        // Profi: numeric gaps matter, so the exact table and hands.
+        for (int i = 0; i < t.n; ++i) {
+            const Row& r = t.r[i];
+            H.add((u64(1) << 56) | (u64(r.last) << 40) | (u64(r.first) << 32) | (u64(r.len) << 24) |
+                  u64(uint32_t(r.heads) & 0xffffff));
+        }
+        for (int p = 0; p < hs.n; ++p) {
+            H.add((u64(2) << 56) | u64(p));
+            H.add(u64(hs.h[p]));
+            H.add(u64(hs.h[p] >> 64));
+        }
+        return Key{H.a, H.b};
+    }
+    // The live cards in ascending order: a hand card as its owner and heads, a row (at its
+    // last card) as its length and heads; rows above every hand card apart, by heads alone.
+    u128 all = 0;
+    for (int p = 0; p < hs.n; ++p) all |= hs.h[p];
+    int top = top128(all);
+    int ri = 0;
+    int high[MAXROWS];
+    int nh = 0;
+    u128 rest = all;
+    while (rest) {
+        int c = ctz128(rest);
+        rest &= rest - 1;
+        while (ri < t.n && t.r[ri].last < c) {
+            H.add((u64(2) << 56) | (u64(t.r[ri].len) << 32) | u64(uint32_t(t.r[ri].heads)));
+            ++ri;
+        }
+        int owner = 0;
+        for (int p = 0; p < hs.n; ++p)
+            if ((hs.h[p] >> c) & 1) {
+                owner = p;
+                break;
+            }
+        H.add((u64(1) << 56) | (u64(owner) << 8) | u64(R.heads[c]));
+    }
+    for (; ri < t.n; ++ri) {
+        if (t.r[ri].last > top)
+            high[nh++] = t.r[ri].heads;
+        else
+            H.add((u64(2) << 56) | (u64(t.r[ri].len) << 32) | u64(uint32_t(t.r[ri].heads)));
+    }
+    std::sort(high, high + nh);
+    H.add(u64(3) << 56);
+    for (int k = 0; k < nh; ++k) H.add((u64(4) << 56) | u64(uint32_t(high[k])));
+    H.add((u64(5) << 56) | u64(hs.n));
+    return Key{H.a, H.b};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transposition table: 4-entry buckets, depth-preferred replacement, striped spin locks.
+// A bucket is chosen by the top 32 bits of the key's first half (any number of buckets); a slot
+// keeps that half and 16 bits of the second, so a lookup compares 79 bits of the key. The table
+// starts small and grows while one thread searches (re-placing every entry), never past the
+// budget counting both tables while it grows; before a second thread starts it takes the
+// whole budget at once.
+
+struct Slot {
+    u64 check;     // the key's first half, low bit set (0: empty)
+    int32_t lo_n;  // bounds as fractions that fit 32 bits (widened outward otherwise)
+    uint32_t lo_d;
+    int32_t hi_n;
+    uint32_t hi_d;
+    uint16_t hint_i, hint_j;
+    uint8_t depth;
+    uint8_t has_hint;
+    uint16_t bhi;  // 16 bits of the key's second half
+};
+static_assert(sizeof(Slot) == 32, "slot size");
+
+struct Bucket {
+    Slot s[4];
+};
+
+struct Bounds {
+    Q lo, hi;
+    int hi_i = -1, hi_j = -1;  // hint: best pure row and column
+};
+
+inline void store_q(const Q& v, bool lower, int32_t& n, uint32_t& d) {
+    if (!v.b && v.n >= INT32_MIN && v.n <= INT32_MAX && v.d <= UINT32_MAX) {
+        n = int32_t(v.n);
+        d = uint32_t(v.d);
+        return;
+    }
+    i64 w = lower ? floor_q(v) : ceil_q(v);  // a wider bound, still proven
+    if (w < INT32_MIN) w = INT32_MIN;
+    if (w > INT32_MAX) w = INT32_MAX;
+    n = int32_t(w);
+    d = 1;
+}
+
+const u64 START_BUCKETS = u64(1) << 17;  // 16 MiB
+const int LOCK_BITS = 16;
+
+struct TT {
+    Bucket* buckets = nullptr;
+    u64 n = 0;       // buckets
+    u64 budget = 0;  // bytes
+    std::atomic<uint8_t> locks[1 << LOCK_BITS];
+    std::atomic<u64> filled{0};
+
+    TT() {
+        for (auto& l : locks) l.store(0, std::memory_order_relaxed);
+    }
+    static u64 bytes_for(u64 nb) { return nb * sizeof(Bucket); }
+    u64 max_buckets() const { return budget / sizeof(Bucket); }
+
+    bool init(u64 bytes) {
+        budget = bytes;
+        if (max_buckets() < 16) return false;
+        n = std::min(START_BUCKETS, max_buckets());
+        buckets = static_cast<Bucket*>(std::calloc(n, sizeof(Bucket)));
+        return buckets != nullptr;
+    }
+    ~TT() { std::free(buckets); }
+    u64 capacity() const { return n * 4; }
+    u64 bytes() const { return bytes_for(n); }
+
+    inline u64 index(u64 check) const { return u64((u128(check >> 32) * n) >> 32); }
+    inline void lock(u64 i) {
+        auto& l = locks[i & ((1 << LOCK_BITS) - 1)];
+        uint8_t z = 0;
+        while (!l.compare_exchange_weak(z, 1, std::memory_order_acquire)) z = 0;
+    }
+    inline void unlock(u64 i) {
+        locks[i & ((1 << LOCK_BITS) - 1)].store(0, std::memory_order_release);
+    }
+
+    bool get(const Key& k, int depth, Bounds& out) {
+        u64 check = k.a | 1;
+        uint16_t bhi = uint16_t(k.b);
+        u64 i = index(check);
+        lock(i);
+        Bucket& b = buckets[i];
+        for (auto& s : b.s) {
+            if (s.check == check && s.bhi == bhi && s.depth == depth) {
+                out.lo.n = s.lo_n;
+                out.lo.d = s.lo_d;
+                out.hi.n = s.hi_n;
+                out.hi.d = s.hi_d;
+                out.hi_i = s.has_hint ? s.hint_i : -1;
+                out.hi_j = s.has_hint ? s.hint_j : -1;
+                unlock(i);
+                return true;
+            }
+        }
+        unlock(i);
+        return false;
+    }
+
+    static inline Slot* choose(Bucket& b, u64 check, uint16_t bhi, int depth, bool& fresh) {
+        fresh = false;
+        for (auto& s : b.s)
+            if (s.check == check && s.bhi == bhi && s.depth == depth) return &s;
+        for (auto& s : b.s)
+            if (s.check == 0) {
+                fresh = true;
+                return &s;
+            }
+        Slot* t = &b.s[0];  // depth-preferred: the entry with the fewest cards left goes
+        for (auto& s : b.s)
+            if (s.depth < t->depth) t = &s;
+        return t;
+    }
+
+    void put(const Key& k, int depth, const Bounds& e) {
+        u64 check = k.a | 1;
+        uint16_t bhi = uint16_t(k.b);
+        u64 i = index(check);
+        lock(i);
+        bool fresh;
+        Slot* t = choose(buckets[i], check, bhi, depth, fresh);
+        if (fresh) filled.fetch_add(1, std::memory_order_relaxed);
+        t->check = check;
+        t->bhi = bhi;
+        store_q(e.lo, true, t->lo_n, t->lo_d);
+        store_q(e.hi, false, t->hi_n, t->hi_d);
+        t->depth = uint8_t(depth);
+        t->has_hint = e.hi_i >= 0 ? 1 : 0;
+        t->hint_i = uint16_t(e.hi_i < 0 ? 0 : e.hi_i);
+        t->hint_j = uint16_t(e.hi_j < 0 ? 0 : e.hi_j);
+        unlock(i);
+    }
+
+    // Grow to `want` buckets (at most what the budget leaves beside the current table),
+    // re-placing every entry. One thread only. False (unchanged) if it cannot grow.
+    bool grow(u64 want) {
+        u64 room = max_buckets() > n ? max_buckets() - n : 0;
+        want = std::min(want, room);
+        if (want <= n) return false;
+        Bucket* nb = static_cast<Bucket*>(std::calloc(want, sizeof(Bucket)));
+        if (!nb) return false;
+        Bucket* old = buckets;
+        u64 old_n = n;
+        buckets = nb;
+        n = want;
+        u64 count = 0;
+        for (u64 i = 0; i < old_n; ++i)
+            for (auto& s : old[i].s) {
+                if (!s.check) continue;
+                bool fresh;
+                Slot* t = choose(buckets[index(s.check)], s.check, s.bhi, s.depth, fresh);
+                if (fresh || t->depth < s.depth) {
+                    if (fresh) ++count;
+                    *t = s;
+                }
+            }
+        filled.store(count);
+        std::free(old);
+        return true;
+    }
+
+    // Grow when more than half full (single-threaded search).
+    void maybe_grow() {
+        if (filled.load(std::memory_order_relaxed) * 2 > capacity()) grow(n * 4);
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Stage games (solver/matrix.py): exact value and strategies of a small zero-sum matrix game
+
+using Mat = std::vector<std::vector<Q>>;
+
+// An m x n matrix in one block; m[i][j] as for a nested vector.
+struct FlatMat {
+    int m, n;
+    std::vector<Q> v;
+    FlatMat(int m_, int n_, const Q& fill) : m(m_), n(n_), v(size_t(m_) * n_, fill) {}
+    Q* operator[](int i) { return &v[size_t(i) * n]; }
+    const Q* operator[](int i) const { return &v[size_t(i) * n]; }
+    Mat mat() const {
+        Mat out(m, std::vector<Q>(n));
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) out[i][j] = v[size_t(i) * n + j];
+        return out;
+    }
+};
+
+struct GameSol {
+    Q value;
+    std::vector<Q> x, y;
+};
+
+bool verify_game(const Mat& a, Q v, const std::vector<Q>& x, const std::vector<Q>& y) {
+    size_t m = a.size(), n = a[0].size();
+    Q sx(0), sy(0);
+    for (auto& p : x) {
+        if (p < Q(0)) return false;
+        sx = sx + p;
+    }
+    for (auto& p : y) {
+        if (p < Q(0)) return false;
+        sy = sy + p;
+    }
+    if (sx != Q(1) || sy != Q(1)) return false;
+    for (size_t j = 0; j < n; ++j) {
+        Q s(0);
+        for (size_t i = 0; i < m; ++i)
+            if (!is_zero(x[i])) s = s + x[i] * a[i][j];
+        if (s < v) return false;
+    }
+    for (size_t i = 0; i < m; ++i) {
+        Q s(0);
+        for (size_t j = 0; j < n; ++j)
+            if (!is_zero(y[j])) s = s + a[i][j] * y[j];
+        if (s > v) return false;
+    }
+    return true;
+}
+
+void reduce_dominated(const Mat& a, std::vector<int>& rows, std::vector<int>& cols) {
+    rows.clear();
+    cols.clear();
+    for (int i = 0; i < int(a.size()); ++i) rows.push_back(i);
+    for (int j = 0; j < int(a[0].size()); ++j) cols.push_back(j);
+    bool changed = true;
+    std::vector<int> keep;
+    while (changed) {
+        changed = false;
+        keep.clear();
+        for (int i : rows) {
+            bool dominated = false;
+            for (int k : rows) {
+                if (k == i) continue;
+                bool ge = true, gt = false;
+                for (int j : cols) {
+                    int c = cmp(a[k][j], a[i][j]);
+                    if (c < 0) {
+                        ge = false;
+                        break;
+                    }
+                    if (c > 0) gt = true;
+                }
+                if (ge && (k < i || gt)) {
+                    dominated = true;
+                    break;
+                }
+            }
+            if (!dominated) keep.push_back(i);
+        }
+        if (keep.size() < rows.size()) {
+            rows = keep;
+            changed = true;
+        }
+        keep.clear();
+        for (int j : cols) {
+            bool dominated = false;
+            for (int l : cols) {
+                if (l == j) continue;
+                bool le = true, lt = false;
+                for (int i : rows) {
+                    int c = cmp(a[i][l], a[i][j]);
+                    if (c > 0) {
+                        le = false;
+                        break;
+                    }
+                    if (c < 0) lt = true;
+                }
+                if (le && (l < j || lt)) {
+                    dominated = true;
+                    break;
+                }
+            }
+            if (!dominated) keep.push_back(j);
+        }
+        if (keep.size() < cols.size()) {
+            cols = keep;
+            changed = true;
+        }
+    }
+}
+
+// solver/matrix.py float_game: a dense tableau simplex finds approximate supports.
+bool float_game(const std::vector<std::vector<double>>& a, std::vector<double>& fx,
+                std::vector<double>& fy) {
+    const double EPS = 1e-9;
+    int m = int(a.size()), n = int(a[0].size());
+    double lo = a[0][0];
+    for (auto& r : a)
+        for (double v : r) lo = std::min(lo, v);
+    int width = n + m;
+    std::vector<std::vector<double>> t(m, std::vector<double>(width, 0.0));
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) t[i][j] = a[i][j] - lo + 1.0;
+        t[i][n + i] = 1.0;
+    }
+    std::vector<double> rhs(m, 1.0), obj(width, 0.0);
+    for (int j = 0; j < n; ++j) obj[j] = -1.0;
+    std::vector<int> basis(m);
+    for (int i = 0; i < m; ++i) basis[i] = n + i;
+    int it = 0, limit = 50 * (m + n) + 50;
+    for (;; ++it) {
+        if (it >= limit) return false;
+        int e = -1;
+        double best = -EPS;
+        for (int c = 0; c < width; ++c)
+            if (obj[c] < best) {
+                best = obj[c];
+                e = c;
+            }
+        if (e < 0) break;
+        int r = -1;
+        double ratio = 0.0;
+        for (int i = 0; i < m; ++i) {
+            double coef = t[i][e];
+            if (coef > EPS) {
+                double cand = rhs[i] / coef;
+                if (r < 0 || cand < ratio - 1e-12) {
+                    r = i;
+                    ratio = cand;
+                }
+            }
+        }
+        if (r < 0) return false;
+        double inv = 1.0 / t[r][e];
+        for (int c = 0; c < width; ++c) t[r][c] *= inv;
+        rhs[r] *= inv;
+        for (int i = 0; i < m; ++i) {
+            if (i == r) continue;
+            double f = t[i][e];
+            if (f != 0.0) {
+                for (int c = 0; c < width; ++c) t[i][c] -= f * t[r][c];
+                rhs[i] -= f * rhs[r];
+            }
+        }
+        double f = obj[e];
+        for (int c = 0; c < width; ++c) obj[c] -= f * t[r][c];
+        basis[r] = e;
+    }
+    std::vector<double> q(n, 0.0);
+    for (int i = 0; i < m; ++i)
+        if (basis[i] < n) q[basis[i]] = rhs[i];
+    double s = 0;
+    for (double v : q) s += v;
+    if (s <= 0) return false;
+    double sp = 0;
+    for (int i = 0; i < m; ++i) sp += obj[n + i];
+    if (sp <= 0) return false;
+    fx.assign(m, 0.0);
+    fy.assign(n, 0.0);
+    for (int i = 0; i < m; ++i) fx[i] = obj[n + i] / sp;
+    for (int j = 0; j < n; ++j) fy[j] = q[j] / s;
+    return true;
+}
+
+bool solve_linear(std::vector<std::vector<Q>>& aug, int size, std::vector<Q>& out) {
+    for (int col = 0; col < size; ++col) {
+        int piv = -1;
+        for (int r = col; r < size; ++r)
+            if (!is_zero(aug[r][col])) {
+                piv = r;
+                break;
+            }
+        if (piv < 0) return false;
+        std::swap(aug[col], aug[piv]);
+        Q pv = aug[col][col];
+        for (auto& v : aug[col]) v = v / pv;
+        for (int r = 0; r < size; ++r) {
+            if (r != col && !is_zero(aug[r][col])) {
+                Q f = aug[r][col];
+                for (int c = 0; c <= size; ++c) aug[r][c] = aug[r][c] - f * aug[col][c];
+            }
+        }
+    }
+    out.resize(size);
+    for (int r = 0; r < size; ++r) out[r] = aug[r][size];
+    return true;
+}
+
+bool from_supports(const Mat& a, const std::vector<int>& sr, const std::vector<int>& sc, Q& v,
+                   std::vector<Q>& xs, std::vector<Q>& ys) {
+    int k = int(sr.size());
+    if (k != int(sc.size()) || k == 0) return false;
+    std::vector<std::vector<Q>> my(k + 1, std::vector<Q>(k + 2));
+    for (int r = 0; r < k; ++r) {
+        for (int c = 0; c < k; ++c) my[r][c] = a[sr[r]][sc[c]];
+        my[r][k] = Q(-1);
+        my[r][k + 1] = Q(0);
+    }
+    for (int c = 0; c < k; ++c) my[k][c] = Q(1);
+    my[k][k] = Q(0);
+    my[k][k + 1] = Q(1);
+    std::vector<Q> sy;
+    if (!solve_linear(my, k + 1, sy)) return false;
+    std::vector<std::vector<Q>> mx(k + 1, std::vector<Q>(k + 2));
+    for (int r = 0; r < k; ++r) {
+        for (int c = 0; c < k; ++c) mx[r][c] = a[sr[c]][sc[r]];
+        mx[r][k] = Q(-1);
+        mx[r][k + 1] = Q(0);
+    }
+    for (int c = 0; c < k; ++c) mx[k][c] = Q(1);
+    mx[k][k] = Q(0);
+    mx[k][k + 1] = Q(1);
+    std::vector<Q> sx;
+    if (!solve_linear(mx, k + 1, sx)) return false;
+    if (sx[k] != sy[k]) return false;
+    v = sy[k];
+    xs.assign(sx.begin(), sx.begin() + k);
+    ys.assign(sy.begin(), sy.begin() + k);
+    return true;
+}
+
+// solver/matrix.py solve_exact_simplex: a rational tableau simplex with Bland's rule.
+void exact_simplex(const Mat& a, Q& value, std::vector<Q>& x, std::vector<Q>& y) {
+    int m = int(a.size()), n = int(a[0].size());
+    Q lo = a[0][0];
+    for (auto& r : a)
+        for (auto& v : r) lo = qmin(lo, v);
+    Q shift = Q(1) - lo;
+    int width = n + m;
+    std::vector<std::vector<Q>> t(m, std::vector<Q>(width, Q(0)));
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) t[i][j] = a[i][j] + shift;
+        t[i][n + i] = Q(1);
+    }
+    std::vector<Q> rhs(m, Q(1)), obj(width, Q(0));
+    for (int j = 0; j < n; ++j) obj[j] = Q(-1);
+    std::vector<int> basis(m);
+    for (int i = 0; i < m; ++i) basis[i] = n + i;
+    while (true) {
+        int e = -1;
+        for (int c = 0; c < width; ++c)
+            if (obj[c] < Q(0)) {
+                e = c;
+                break;
+            }
+        if (e < 0) break;
+        int r = -1;
+        Q ratio(0);
+        for (int i = 0; i < m; ++i) {
+            if (t[i][e] > Q(0)) {
+                Q cand = rhs[i] / t[i][e];
+                if (r < 0 || cand < ratio || (cand == ratio && basis[i] < basis[r])) {
+                    r = i;
+                    ratio = cand;
+                }
+            }
+        }
+        Q piv = t[r][e];
+        for (auto& v : t[r]) v = v / piv;
+        rhs[r] = rhs[r] / piv;
+        for (int i = 0; i < m; ++i) {
+            if (i != r && !is_zero(t[i][e])) {
+                Q f = t[i][e];
+                for (int c = 0; c < width; ++c) t[i][c] = t[i][c] - f * t[r][c];
+                rhs[i] = rhs[i] - f * rhs[r];
+            }
+        }
+        Q f = obj[e];
+        for (int c = 0; c < width; ++c) obj[c] = obj[c] - f * t[r][c];
+        basis[r] = e;
+    }
+    std::vector<Q> q(n, Q(0));
+    for (int i = 0; i < m; ++i)
+        if (basis[i] < n) q[basis[i]] = rhs[i];
+    Q s(0);
+    for (auto& v : q) s = s + v;
+    value = Q(1) / s - shift;
+    x.assign(m, Q(0));
+    y.assign(n, Q(0));
+    for (int i = 0; i < m; ++i) x[i] = obj[n + i] / s;
+    for (int j = 0; j < n; ++j) y[j] = q[j] / s;
+}
+
+GameSol solve_game(const Mat& a) {
+    int m = int(a.size()), n = int(a[0].size());
+    GameSol out;
+    // 1. pure saddle point
+    {
+        int bi = 0;
+        Q best = -INF - Q(1);
+        std::vector<Q> rmin(m);
+        for (int i = 0; i < m; ++i) {
+            Q mn = a[i][0];
+            for (int j = 1; j < n; ++j) mn = qmin(mn, a[i][j]);
+            rmin[i] = mn;
+            if (mn > best) {
+                best = mn;
+                bi = i;
+            }
+        }
+        int bj = 0;
+        Q worst = INF + Q(1);
+        for (int j = 0; j < n; ++j) {
+            Q mx = a[0][j];
+            for (int i = 1; i < m; ++i) mx = qmax(mx, a[i][j]);
+            if (mx < worst) {
+                worst = mx;
+                bj = j;
+            }
+        }
+        if (best == worst) {
+            out.value = a[bi][bj];
+            out.x.assign(m, Q(0));
+            out.y.assign(n, Q(0));
+            out.x[bi] = Q(1);
+            out.y[bj] = Q(1);
+            return out;
+        }
+    }
+    // 2. iterated weak dominance
+    std::vector<int> rows, cols;
+    reduce_dominated(a, rows, cols);
+    Mat sub(rows.size(), std::vector<Q>(cols.size()));
+    for (size_t i = 0; i < rows.size(); ++i)
+        for (size_t j = 0; j < cols.size(); ++j) sub[i][j] = a[rows[i]][cols[j]];
+    bool found = false;
+    Q v;
+    std::vector<Q> xs, ys;
+    // 3. 2x2 closed form
+    if (rows.size() == 2 && cols.size() == 2) {
+        Q p = sub[0][0], q = sub[0][1], r = sub[1][0], s = sub[1][1];
+        Q den = p - q - r + s;
+        if (!is_zero(den)) {
+            Q x1 = (s - r) / den, y1 = (s - q) / den;
+            if (Q(0) < x1 && x1 < Q(1) && Q(0) < y1 && y1 < Q(1)) {
+                v = (p * s - q * r) / den;
+                xs = {x1, Q(1) - x1};
+                ys = {y1, Q(1) - y1};
+                found = true;
+            }
+        }
+    }
+    // 4. float simplex for the supports, then exact equalising strategies, verified
+    if (!found) {
+        std::vector<std::vector<double>> fa(sub.size(), std::vector<double>(cols.size()));
+        for (size_t i = 0; i < sub.size(); ++i)
+            for (size_t j = 0; j < cols.size(); ++j) fa[i][j] = qd(sub[i][j]);
+        std::vector<double> fx, fy;
+        if (float_game(fa, fx, fy)) {
+            std::vector<int> sr, sc;
+            for (int i = 0; i < int(fx.size()); ++i)
+                if (fx[i] > 1e-7) sr.push_back(i);
+            for (int j = 0; j < int(fy.size()); ++j)
+                if (fy[j] > 1e-7) sc.push_back(j);
+            Q vv;
+            std::vector<Q> px, py;
+            if (from_supports(sub, sr, sc, vv, px, py)) {
+                std::vector<Q> xx(rows.size(), Q(0)), yy(cols.size(), Q(0));
+                for (size_t k = 0; k < sr.size(); ++k) xx[sr[k]] = px[k];
+                for (size_t k = 0; k < sc.size(); ++k) yy[sc[k]] = py[k];
+                if (verify_game(sub, vv, xx, yy)) {
+                    v = vv;
+                    xs = xx;
+                    ys = yy;
+                    found = true;
+                }
+            }
+        }
+    }
+    if (!found) exact_simplex(sub, v, xs, ys);
+    out.value = v;
+    out.x.assign(m, Q(0));
+    out.y.assign(n, Q(0));
+    for (size_t k = 0; k < rows.size(); ++k) out.x[rows[k]] = xs[k];
+    for (size_t k = 0; k < cols.size(); ++k) out.y[cols[k]] = ys[k];
+    if (!verify_game(a, v, out.x, out.y)) throw std::logic_error("stage game failed its exact check");
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The search (solver/search.py Search)
+
+struct Config {
+    Rules R;
+    int players;
+    int w[MAXP];
+    bool maximiser[MAXP];
+    int max_side[MAXP], nmax;
+    int min_side[MAXP], nmin;
+    int wneg, wpos;
+};
+
+struct Shared {
+    Config cfg;
+    TT tt;
+    std::atomic<u64> nodes{0};
+    std::atomic<u64> lps{0};
+    std::atomic<u64> saddles{0};
+    std::atomic<u64> hits{0};
+    std::atomic<u64> expansions[33] = {};  // by cards left per hand (32: more)
+    std::atomic<u64> exact_out[33] = {};   // expansions that ended exact
+    std::atomic<bool> stopped{false};
+    std::atomic<bool> root_done{false};
+    // The root's proven bounds so far (written by the main thread, read by progress).
+    int root_depth = -1;
+    Q root_lo, root_hi;
+    // Helper threads (lazy SMP): started by the main thread's poll once a search has run for a
+    // while, on the root it is searching.
+    int want_threads = 1;
+    int exact_depth = 2;
+    bool helpers_started = false;
+    bool root_set = false;
+    std::vector<std::thread> helpers;
+    Table root_t;
+    Hands root_hs;
+    Q root_alpha, root_beta;
+    double search_start = 0;
+    u64 node_limit = 0;  // 0: none
+    double deadline = 0;  // 0: none (seconds on the steady clock)
+};
+
+inline double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// A joint action: the cards of one side's players, in side order (a pointer into a flat list).
+
+struct Expanded {
+    Bounds b;
+    std::vector<Q> x, y;  // strategies over the action lists when exact and asked for
+    bool has_strategies = false;
+};
+
+class Searcher {
+  public:
+    Shared& S;
+    const Config& C;
+    int order_flip;  // a helper thread tries its actions in another order
+    bool is_main = false;
+    u64 local_nodes = 0;
+    // Called on the main thread between nodes (progress, signals); may throw Stopped.
+    void (*poll)(void*) = nullptr;
+    void* poll_ctx = nullptr;
+
+    Searcher(Shared& s, int flip) : S(s), C(s.cfg), order_flip(flip) {}
+
+    void static_bounds(const Table& t, const Hands& hs, Q& lo, Q& hi) const {
+        i64 total = 0;
+        for (int i = 0; i < t.n; ++i) total += t.r[i].heads;
+        for (int p = 0; p < hs.n; ++p) {
+            u128 x = hs.h[p];
+            while (x) {
+                total += C.R.heads[ctz128(x)];
+                x &= x - 1;
+            }
+        }
+        lo = Q(C.wneg * total);
+        hi = Q(C.wpos * total);
+    }
+
+    inline void tick() {
+        u64 n = S.nodes.fetch_add(1, std::memory_order_relaxed) + 1;
+        ++local_nodes;
+        if (S.node_limit && n > S.node_limit) S.stopped.store(true);
+        if ((local_nodes & 255) == 0) {
+            if (S.deadline > 0 && now_s() > S.deadline) S.stopped.store(true);
+            if (poll) poll(poll_ctx);
+        }
+    }
+
+    inline void publish(const Hands& hs, Q lo, Q hi) {
+        if (is_main && popcount128(hs.h[0]) == S.root_depth) {
+            if (lo > S.root_lo) S.root_lo = lo;
+            if (hi < S.root_hi) S.root_hi = hi;
+        }
+    }
+
+    // The joint actions of a side, flat (nside cards each), in itertools.product order.
+    int actions(const Hands& hs, const int* side, int nside, std::vector<int>& out) const {
+        out.clear();
+        int cards[MAXP][128];
+        int cnt[MAXP];
+        for (int k = 0; k < nside; ++k) cnt[k] = cards_of(hs.h[side[k]], cards[k]);
+        // itertools.product order: the last player's card varies fastest.
+        std::vector<int> idx(nside, 0);
+        while (true) {
+            for (int k = 0; k < nside; ++k) out.push_back(cards[k][idx[k]]);
+            int k = nside - 1;
+            while (k >= 0 && ++idx[k] == cnt[k]) {
+                idx[k] = 0;
+                --k;
+            }
+            if (k < 0) break;
+        }
+        return int(out.size()) / nside;
+    }
+
+    // Bounds on the value of a position, tight enough for the window (alpha, beta).
+    Bounds value(const Table& t, const Hands& hs, Q alpha, Q beta) {
+        Bounds out;
+        if (hs.h[0] == 0) {
+            out.lo = out.hi = Q(0);
+            return out;
+        }
+        int depth = popcount128(hs.h[0]);
+        if (depth == 1) {
+            S.nodes.fetch_add(1, std::memory_order_relaxed);
+            int a[MAXP], b[MAXP];
+            for (int k = 0; k < C.nmax; ++k) a[k] = ctz128(hs.h[C.max_side[k]]);
+            for (int k = 0; k < C.nmin; ++k) b[k] = ctz128(hs.h[C.min_side[k]]);
+            Q lo, hi;
+            cell(t, hs, a, b, -INF, INF, lo, hi);
+            out.lo = out.hi = lo;
+            out.hi_i = out.hi_j = 0;
+            return out;
+        }
+        Key key = make_key(C.R, t, hs);
+        Bounds found;
+        bool have = S.tt.get(key, depth, found);
+        if (depth == 2 && C.nmax == 1 && C.nmin == 1 && !have) {
+            Bounds r = exact2(t, hs);  // exact whatever the window: stored as such
+            S.tt.put(key, depth, r);
+            return r;
+        }
+        bool stopped = S.stopped.load(std::memory_order_relaxed);
+        if (have) {
+            if (found.lo == found.hi || found.hi <= alpha || found.lo >= beta || stopped) {
+                S.hits.fetch_add(1, std::memory_order_relaxed);
+                return found;
+            }
+        } else if (stopped) {
+            static_bounds(t, hs, out.lo, out.hi);
+            return out;
+        }
+        if (depth <= S.exact_depth) {  // small positions: solved exactly whatever the window
+            alpha = -INF;
+            beta = INF;
+        }
+        Expanded e = expand(t, hs, alpha, beta, have ? &found : nullptr, false);
+        Bounds r = e.b;
+        if (have) {
+            Q lo = qmax(found.lo, r.lo), hi = qmin(found.hi, r.hi);
+            if (lo != r.lo || hi != r.hi) {
+                r.lo = lo;
+                r.hi = hi;
+                if (r.hi_i < 0) {
+                    r.hi_i = found.hi_i;
+                    r.hi_j = found.hi_j;
+                }
+            }
+        }
+        if (r.lo == r.hi) S.exact_out[std::min(32, depth)].fetch_add(1, std::memory_order_relaxed);
+        S.tt.put(key, depth, r);
+        return r;
+    }
+
+    // Two players with two cards each: the four cells played out exactly and the 2x2 game
+    // solved in closed form. Cheaper than a table lookup, and it keeps the table for deeper
+    // positions.
+    Bounds exact2(const Table& t, const Hands& hs) {
+        S.nodes.fetch_add(1, std::memory_order_relaxed);
+        int ca[2], cb[2];
+        cards_of(hs.h[C.max_side[0]], ca);
+        cards_of(hs.h[C.min_side[0]], cb);
+        Q v[2][2];
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 2; ++j) {
+                Q hi;
+                cell(t, hs, &ca[i], &cb[j], -INF, INF, v[i][j], hi);
+            }
+        Bounds out;
+        Q r0 = qmin(v[0][0], v[0][1]), r1 = qmin(v[1][0], v[1][1]);
+        Q c0 = qmax(v[0][0], v[1][0]), c1 = qmax(v[0][1], v[1][1]);
+        Q best = qmax(r0, r1), worst = qmin(c0, c1);
+        out.hi_i = r1 > r0 ? 1 : 0;
+        out.hi_j = c1 < c0 ? 1 : 0;
+        if (best == worst) {
+            out.lo = out.hi = best;
+            return out;
+        }
+        // No pure saddle: both sides mix, v = (ad - bc) / (a - b - c + d).
+        Q den = v[0][0] - v[0][1] - v[1][0] + v[1][1];
+        out.lo = out.hi = (v[0][0] * v[1][1] - v[0][1] * v[1][0]) / den;
+        return out;
+    }
+
+    void cell(const Table& t, const Hands& hs, const int* a, const int* b, Q alpha, Q beta,
+              Q& lo, Q& hi) {
+        int n = hs.n;
+        int cards[MAXP];
+        for (int k = 0; k < C.nmax; ++k) cards[C.max_side[k]] = a[k];
+        for (int k = 0; k < C.nmin; ++k) cards[C.min_side[k]] = b[k];
+        Hands after = hs;
+        for (int p = 0; p < n; ++p) after.h[p] &= ~(u128(1) << cards[p]);
+        int plays[MAXP][2];
+        for (int p = 0; p < n; ++p) {
+            plays[p][0] = cards[p];
+            plays[p][1] = p;
+        }
+        // sort by card (insertion sort: at most 10)
+        for (int i = 1; i < n; ++i) {
+            int c0 = plays[i][0], c1 = plays[i][1];
+            int j = i;
+            while (j > 0 && plays[j - 1][0] > c0) {
+                plays[j][0] = plays[j - 1][0];
+                plays[j][1] = plays[j - 1][1];
+                --j;
+            }
+            plays[j][0] = c0;
+            plays[j][1] = c1;
+        }
+        turn(t, plays, n, 0, after, alpha, beta, lo, hi);
+    }
+
+    void turn(Table table, int (*plays)[2], int np, int idx, const Hands& after, Q alpha, Q beta,
+              Q& rlo, Q& rhi) {
+        i64 imm = 0;
+        Opt opts[MAXROWS];
+        while (idx < np) {
+            int card = plays[idx][0], p = plays[idx][1];
+            bool choice = false;
+            int no = place(C.R, table, card, opts, &choice);
+            if (!choice) {
+                table = opts[0].t;
+                int taken = opts[0].taken;
+                if (taken) {
+                    i64 d = i64(C.w[p]) * taken;
+                    imm += d;
+                    alpha = alpha - Q(d);
+                    beta = beta - Q(d);
+                }
+                ++idx;
+                continue;
+            }
+            // The owner's row choice: a max or min node inside the turn (alpha-beta).
+            int last = no - 1;
+            Q bl, bh;
+            if (C.maximiser[p]) {
+                bl = -INF;
+                bh = -INF;
+                for (int k = 0; k < no; ++k) {
+                    Q d(i64(C.w[p]) * opts[k].taken);
+                    Q a2 = alpha > bl ? alpha : bl;
+                    Q lo, hi;
+                    turn(opts[k].t, plays, np, idx + 1, after, a2 - d, beta - d, lo, hi);
+                    lo = lo + d;
+                    hi = hi + d;
+                    if (lo > bl) bl = lo;
+                    if (hi > bh) bh = hi;
+                    if (bl >= beta) {
+                        if (k < last) bh = INF;
+                        break;
+                    }
+                }
+            } else {
+                bl = INF;
+                bh = INF;
+                for (int k = 0; k < no; ++k) {
+                    Q d(i64(C.w[p]) * opts[k].taken);
+                    Q b2 = beta < bh ? beta : bh;
+                    Q lo, hi;
+                    turn(opts[k].t, plays, np, idx + 1, after, alpha - d, b2 - d, lo, hi);
+                    lo = lo + d;
+                    hi = hi + d;
+                    if (lo < bl) bl = lo;
+                    if (hi < bh) bh = hi;
+                    if (bh <= alpha) {
+                        if (k < last) bl = -INF;
+                        break;
+                    }
+                }
+            }
+            rlo = Q(imm) + bl;
+            rhi = Q(imm) + bh;
+            return;
+        }
+        if (after.h[0] == 0) {
+            rlo = rhi = Q(imm);
+            return;
+        }
+        if (popcount128(after.h[0]) == 1) {
+            // The last turn: forced but for row choices, played out directly.
+            S.nodes.fetch_add(1, std::memory_order_relaxed);
+            int n = after.n;
+            int fin[MAXP][2];
+            for (int q = 0; q < n; ++q) {
+                fin[q][0] = ctz128(after.h[q]);
+                fin[q][1] = q;
+            }
+            for (int i = 1; i < n; ++i) {
+                int c0 = fin[i][0], c1 = fin[i][1];
+                int j = i;
+                while (j > 0 && fin[j - 1][0] > c0) {
+                    fin[j][0] = fin[j - 1][0];
+                    fin[j][1] = fin[j - 1][1];
+                    --j;
+                }
+                fin[j][0] = c0;
+                fin[j][1] = c1;
+            }
+            Hands empty;
+            empty.n = n;
+            for (int q = 0; q < n; ++q) empty.h[q] = 0;
+            Q lo, hi;
+            turn(table, fin, n, 0, empty, -INF, INF, lo, hi);
+            rlo = rhi = Q(imm) + lo;
+            return;
+        }
+        Bounds e = value(table, after, alpha, beta);
+        rlo = Q(imm) + e.lo;
+        rhi = Q(imm) + e.hi;
+    }
+
+    // The stage game of a position (solver/search.py Search._expand). With want_strategies the
+    // window is the full one and optimal strategies are returned when the value is exact.
+    Expanded expand(const Table& t, const Hands& hs, Q alpha, Q beta, const Bounds* prev,
+                    bool want_strategies) {
+        tick();
+        int dd = std::min(32, popcount128(hs.h[0]));
+        S.expansions[dd].fetch_add(1, std::memory_order_relaxed);
+        Expanded out;
+        Q clo, chi;
+        static_bounds(t, hs, clo, chi);
+        Q slo = clo, shi = chi;
+        if (prev) {
+            slo = qmax(slo, prev->lo);
+            shi = qmin(shi, prev->hi);
+        }
+        std::vector<int> rows, cols;
+        int m = actions(hs, C.max_side, C.nmax, rows);
+        int n = actions(hs, C.min_side, C.nmin, cols);
+        std::vector<int> order_r(m), order_c(n);
+        // A helper thread starts the top two levels' rows and columns elsewhere in the order
+        // (rotated), so the two threads begin on different subtrees; deeper, the same order.
+        int rot_r = 0, rot_c = 0;
+        if (order_flip && popcount128(hs.h[0]) + 1 >= S.root_depth) {
+            rot_r = (m * order_flip) / S.want_threads;
+            rot_c = (n * order_flip) / S.want_threads;
+        }
+        for (int i = 0; i < m; ++i) order_r[i] = (i + rot_r) % m;
+        for (int j = 0; j < n; ++j) order_c[j] = (j + rot_c) % n;
+        if (prev && prev->hi_i >= 0 && prev->hi_i < m && prev->hi_j < n) {
+            auto front = [](std::vector<int>& v, int x) {
+                auto it = std::find(v.begin(), v.end(), x);
+                v.erase(it);
+                v.insert(v.begin(), x);
+            };
+            front(order_r, prev->hi_i);
+            front(order_c, prev->hi_j);
+        }
+        FlatMat lo_m(m, n, clo), hi_m(m, n, chi);
+        auto probe = [&](int i, int j, Q a, Q b, Q& lo, Q& hi) {
+            lo = lo_m[i][j];
+            hi = hi_m[i][j];
+            if (lo < hi && hi > a && lo < b) {
+                Q glo, ghi;
+                cell(t, hs, &rows[i * C.nmax], &cols[j * C.nmin], a, b, glo, ghi);
+                lo = qmax(lo, glo);
+                hi = qmin(hi, ghi);
+                lo_m[i][j] = lo;
+                hi_m[i][j] = hi;
+            }
+        };
+        // Serialised bounds: max side first (pure maxmin), then min side first (pure minmax).
+        Q best = -INF;
+        int best_i = order_r[0];
+        for (int i : std::vector<int>(order_r)) {
+            Q row_min = INF;
+            for (size_t jj = 0; jj < order_c.size(); ++jj) {
+                int j = order_c[jj];
+                Q bar = qmax(alpha, best);
+                Q lo, hi;
+                probe(i, j, bar, qmin(beta, row_min), lo, hi);
+                if (hi <= bar) {
+                    row_min = -INF;
+                    if (jj != 0) {  // killer: the column that refuted this row goes first
+                        order_c.erase(order_c.begin() + jj);
+                        order_c.insert(order_c.begin(), j);
+                    }
+                    break;
+                }
+                row_min = qmin(row_min, lo);
+            }
+            if (row_min > best) {
+                best = row_min;
+                best_i = i;
+                publish(hs, best, INF);
+            }
+            if (best >= beta) {
+                out.b.lo = qmax(best, slo);
+                out.b.hi = shi;
+                out.b.hi_i = best_i;
+                out.b.hi_j = order_c[0];
+                return out;
+            }
+        }
+        // A pure saddle, if any, lies in the column where the best row has its minimum.
+        {
+            const Q* brow = lo_m[best_i];
+            std::vector<Q> colmax(n);
+            for (int j = 0; j < n; ++j) {
+                Q mx = lo_m[0][j];
+                for (int i = 1; i < m; ++i) mx = qmax(mx, lo_m[i][j]);
+                colmax[j] = mx;
+            }
+            std::stable_sort(order_c.begin(), order_c.end(), [&](int x, int y) {
+                int c = cmp(brow[x], brow[y]);
+                if (c != 0) return c < 0;
+                return colmax[x] < colmax[y];
+            });
+        }
+        Q worst = INF;
+        int best_j = order_c[0];
+        std::vector<int> rord;
+        for (int j : order_c) {
+            Q col_max = -INF;
+            rord = order_r;
+            std::stable_sort(rord.begin(), rord.end(),
+                             [&](int x, int y) { return lo_m[x][j] > lo_m[y][j]; });
+            for (int i : rord) {
+                Q bar = qmin(beta, worst);
+                Q lo, hi;
+                probe(i, j, qmax(alpha, col_max), bar, lo, hi);
+                if (lo >= bar) {
+                    col_max = INF;
+                    break;
+                }
+                col_max = qmax(col_max, hi);
+            }
+            if (col_max < worst) {
+                worst = col_max;
+                best_j = j;
+                publish(hs, -INF, worst);
+            }
+            if (worst <= alpha) {
+                out.b.lo = qmax(best, slo);
+                out.b.hi = qmin(worst, shi);
+                out.b.hi_i = best_i;
+                out.b.hi_j = best_j;
+                return out;
+            }
+            if (worst <= best) break;
+        }
+        out.b.hi_i = best_i;
+        out.b.hi_j = best_j;
+        if (best == worst) {
+            S.saddles.fetch_add(1, std::memory_order_relaxed);
+            out.b.lo = out.b.hi = best;
+            if (want_strategies) {
+                out.x.assign(m, Q(0));
+                out.y.assign(n, Q(0));
+                out.x[best_i] = Q(1);
+                out.y[best_j] = Q(1);
+                out.has_strategies = true;
+            }
+            return out;
+        }
+        // No pure saddle: refine the cells that matter to the bound games.
+        while (true) {
+            GameSol sol_lo = solve_game(lo_m.mat());
+            GameSol sol_hi = solve_game(hi_m.mat());
+            S.lps.fetch_add(1, std::memory_order_relaxed);
+            Q lo_v = qmax(qmax(best, slo), sol_lo.value);
+            Q hi_v = qmin(qmin(worst, shi), sol_hi.value);
+            publish(hs, lo_v, hi_v);
+            if (lo_v >= beta || hi_v <= alpha || S.stopped.load(std::memory_order_relaxed)) {
+                out.b.lo = lo_v;
+                out.b.hi = hi_v;
+                return out;
+            }
+            if (sol_lo.value == sol_hi.value) {
+                out.b.lo = out.b.hi = sol_lo.value;
+                if (want_strategies) {
+                    out.x = sol_lo.x;
+                    out.y = sol_hi.y;
+                    out.has_strategies = true;
+                }
+                return out;
+            }
+            std::vector<char> sr(m, 0), sc(n, 0);
+            for (int i = 0; i < m; ++i)
+                if (!is_zero(sol_lo.x[i]) || !is_zero(sol_hi.x[i])) sr[i] = 1;
+            for (int j = 0; j < n; ++j)
+                if (!is_zero(sol_lo.y[j]) || !is_zero(sol_hi.y[j])) sc[j] = 1;
+            std::vector<std::pair<int, int>> todo;
+            for (int i = 0; i < m; ++i)
+                if (sr[i])
+                    for (int j = 0; j < n; ++j)
+                        if (sc[j] && lo_m[i][j] != hi_m[i][j]) todo.emplace_back(i, j);
+            if (todo.empty())
+                for (int i = 0; i < m; ++i)
+                    for (int j = 0; j < n; ++j)
+                        if (lo_m[i][j] != hi_m[i][j]) todo.emplace_back(i, j);
+            bool changed = false;
+            for (auto [i, j] : todo) {
+                Q b0 = lo_m[i][j], b1 = hi_m[i][j];
+                Q lo, hi;
+                probe(i, j, lo_v, hi_v, lo, hi);
+                if (lo != b0 || hi != b1) changed = true;
+            }
+            if (!changed)
+                for (auto [i, j] : todo) {
+                    Q lo, hi;
+                    probe(i, j, -INF, INF, lo, hi);
+                }
+        }
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Python binding: an opaque search object
+
+PyObject* q_obj(const Q& q) {
+    if (!q.b) return Py_BuildValue("(LL)", (long long)q.n, (long long)q.d);
+    std::string ns = q.b->get_num().get_str(16), ds = q.b->get_den().get_str(16);
+    PyObject* pn = PyLong_FromString(ns.c_str(), nullptr, 16);
+    PyObject* pd = PyLong_FromString(ds.c_str(), nullptr, 16);
+    if (!pn || !pd) {
+        Py_XDECREF(pn);
+        Py_XDECREF(pd);
+        return nullptr;
+    }
+    return Py_BuildValue("(NN)", pn, pd);
+}
+
+struct SearchObject {
+    PyObject_HEAD Shared* shared;
+    PyObject* progress;  // callable(nodes, filled, elapsed) or None
+    double progress_every;
+    double last_progress;
+    double started;
+    bool interrupted;
+    int threads;
+};
+
+struct PollCtx {
+    SearchObject* self;
+    bool error;  // a Python exception is pending (KeyboardInterrupt, or the callback raised)
+};
+
+void start_helpers(Shared& S);
+
+void poll_main(void* p) {
+    PollCtx* ctx = static_cast<PollCtx*>(p);
+    SearchObject* self = ctx->self;
+    if (ctx->error) return;
+    Shared& SH = *self->shared;
+    if (!SH.helpers_started) {
+        if (SH.want_threads > 1 && SH.root_set && now_s() - SH.search_start > 0.5) {
+            SH.tt.grow(SH.tt.max_buckets());  // the whole budget before a second thread runs
+            start_helpers(SH);
+        } else {
+            SH.tt.maybe_grow();
+        }
+    }
+    if (PyErr_CheckSignals() < 0) {
+        // Ctrl-C: stop, keep the proven bounds; the wrapper reports them.
+        PyErr_Clear();
+        self->interrupted = true;
+        self->shared->stopped.store(true);
+        return;
+    }
+    if (self->progress && self->progress != Py_None) {
+        double t = now_s();
+        if (t - self->last_progress >= self->progress_every) {
+            self->last_progress = t;
+            Shared& S = *self->shared;
+            PyObject* r = PyObject_CallFunction(
+                self->progress, "KKKdNN", (unsigned long long)S.nodes.load(),
+                (unsigned long long)S.tt.filled.load(), (unsigned long long)S.tt.capacity(),
+                t - self->started, q_obj(S.root_lo), q_obj(S.root_hi));
+            if (!r) {
+                if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+                    PyErr_Clear();
+                    self->interrupted = true;
+                } else {
+                    ctx->error = true;
+                }
+                self->shared->stopped.store(true);
+            } else {
+                Py_DECREF(r);
+            }
+        }
+    }
+}
+
+void join_helpers(Shared& S);
+
+void search_dealloc(PyObject* o) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    if (self->shared) join_helpers(*self->shared);
+    delete self->shared;
+    Py_XDECREF(self->progress);
+    Py_TYPE(o)->tp_free(o);
+}
+
+PyTypeObject SearchType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+bool read_int_seq(PyObject* seq, int* out, int maxn, int& n, const char* what) {
+    PyObject* fast = PySequence_Fast(seq, what);
+    if (!fast) return false;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > maxn) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many items (%zd > %d)", what, len, maxn);
+        return false;
+    }
+    for (Py_ssize_t i = 0; i < len; ++i) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return false;
+        }
+        out[i] = int(v);
+    }
+    n = int(len);
+    Py_DECREF(fast);
+    return true;
+}
+
+// Search(heads, capacity, profi, tie, weights, max_side, min_side, memory_bytes)
+PyObject* search_new(PyTypeObject* type, PyObject* args, PyObject*) {
+    PyObject *heads, *weights, *maxs, *mins;
+    int capacity, profi, tie;
+    unsigned long long memory;
+    if (!PyArg_ParseTuple(args, "OiiiOOOK", &heads, &capacity, &profi, &tie, &weights, &maxs, &mins,
+                          &memory))
+        return nullptr;
+    Config cfg;
+    std::memset(&cfg, 0, sizeof(cfg));
+    int nh = 0;
+    int hv[MAXCARD + 1];
+    if (!read_int_seq(heads, hv, MAXCARD + 1, nh, "heads")) return nullptr;
+    for (int c = 0; c <= MAXCARD; ++c) cfg.R.heads[c] = c < nh ? hv[c] : 0;
+    cfg.R.capacity = capacity;
+    cfg.R.profi = profi != 0;
+    cfg.R.tie = tie;
+    int np = 0;
+    if (!read_int_seq(weights, cfg.w, MAXP, np, "weights")) return nullptr;
+    cfg.players = np;
+    if (!read_int_seq(maxs, cfg.max_side, MAXP, cfg.nmax, "max_side")) return nullptr;
+    if (!read_int_seq(mins, cfg.min_side, MAXP, cfg.nmin, "min_side")) return nullptr;
+    if (np < 1 || cfg.nmax < 1 || cfg.nmin < 1) {
+        PyErr_SetString(PyExc_ValueError, "need players on both sides");
+        return nullptr;
+    }
+    for (int k = 0; k < cfg.nmax; ++k) cfg.maximiser[cfg.max_side[k]] = true;
+    cfg.wneg = 0;
+    cfg.wpos = 0;
+    for (int p = 0; p < np; ++p) {
+        cfg.wneg = std::min(cfg.wneg, cfg.w[p]);
+        cfg.wpos = std::max(cfg.wpos, cfg.w[p]);
+    }
+    SearchObject* self = reinterpret_cast<SearchObject*>(type->tp_alloc(type, 0));
+    if (!self) return nullptr;
+    self->shared = new (std::nothrow) Shared();
+    if (!self->shared) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    self->shared->cfg = cfg;
+    if (!self->shared->tt.init(memory)) {
+        Py_DECREF(self);
+        PyErr_Format(PyExc_MemoryError, "cannot allocate a transposition table in %llu bytes",
+                     memory);
+        return nullptr;
+    }
+    self->progress = Py_None;
+    Py_INCREF(Py_None);
+    self->progress_every = 1.0;
+    self->threads = 1;
+    return reinterpret_cast<PyObject*>(self);
+}
+
+bool read_position(PyObject* rows, PyObject* hands, int players, Table& t, Hands& hs) {
+    PyObject* fr = PySequence_Fast(rows, "rows");
+    if (!fr) return false;
+    Py_ssize_t nr = PySequence_Fast_GET_SIZE(fr);
+    if (nr > MAXROWS || nr < 1) {
+        Py_DECREF(fr);
+        PyErr_Format(PyExc_ValueError, "the native core handles 1..%d rows, got %zd", MAXROWS, nr);
+        return false;
+    }
+    t.n = int(nr);
+    for (Py_ssize_t i = 0; i < nr; ++i) {
+        int v[4];
+        int n4 = 0;
+        if (!read_int_seq(PySequence_Fast_GET_ITEM(fr, i), v, 4, n4, "row") || n4 != 4) {
+            Py_DECREF(fr);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a row is (last, first, length, heads)");
+            return false;
+        }
+        t.r[i] = Row{uint8_t(v[0]), uint8_t(v[1]), uint8_t(v[2]), 0, v[3]};
+    }
+    Py_DECREF(fr);
+    PyObject* fh = PySequence_Fast(hands, "hands");
+    if (!fh) return false;
+    Py_ssize_t nh = PySequence_Fast_GET_SIZE(fh);
+    if (nh != players) {
+        Py_DECREF(fh);
+        PyErr_Format(PyExc_ValueError, "expected %d hands, got %zd", players, nh);
+        return false;
+    }
+    hs.n = int(nh);
+    for (Py_ssize_t p = 0; p < nh; ++p) {
+        int cs[MAXCARD + 1];
+        int k = 0;
+        if (!read_int_seq(PySequence_Fast_GET_ITEM(fh, p), cs, MAXCARD + 1, k, "hand")) {
+            Py_DECREF(fh);
+            return false;
+        }
+        u128 m = 0;
+        for (int i = 0; i < k; ++i) {
+            if (cs[i] < 1 || cs[i] > MAXCARD) {
+                Py_DECREF(fh);
+                PyErr_Format(PyExc_ValueError, "card %d out of range", cs[i]);
+                return false;
+            }
+            m |= u128(1) << cs[i];
+        }
+        hs.h[p] = m;
+    }
+    Py_DECREF(fh);
+    return true;
+}
+
+bool q_from(PyObject* o, Q& q) {
+    long long n, d;
+    if (!PyArg_ParseTuple(o, "LL", &n, &d)) return false;
+    if (d <= 0) {
+        PyErr_SetString(PyExc_ValueError, "a bound's denominator must be positive");
+        return false;
+    }
+    if (!small_q(n, d, q)) {
+        mpq_class r{mpz_class(long(n)), mpz_class(long(d))};
+        r.canonicalize();
+        q = from_big(r);
+    }
+    return true;
+}
+
+void helper_main(Shared* S, int k) {
+    Searcher h(*S, k);
+    Table t = S->root_t;
+    Hands hs = S->root_hs;
+    Q alpha = S->root_alpha, beta = S->root_beta;
+    try {
+        // The same root in another move order, searched again while the main thread works;
+        // every bound it stores is proven, so it can only help.
+        while (!S->root_done.load() && !S->stopped.load()) {
+            Bounds b = h.value(t, hs, alpha, beta);
+            if (b.lo == b.hi || b.hi <= alpha || b.lo >= beta) break;
+        }
+    } catch (std::exception&) {
+        // A helper only fills the table; the main thread's result does not depend on it.
+    }
+}
+
+void start_helpers(Shared& S) {
+    S.helpers_started = true;
+    for (int k = 1; k < S.want_threads; ++k) S.helpers.emplace_back(helper_main, &S, k);
+}
+
+void join_helpers(Shared& S) {
+    S.root_done.store(true);
+    for (auto& th : S.helpers) th.join();
+    S.helpers.clear();
+    S.root_set = false;
+}
+
+// Run fn on the main thread, with polling (progress, Ctrl-C, table growth, helper threads).
+template <class F>
+PyObject* run_search(SearchObject* self, F fn) {
+    Shared& S = *self->shared;
+    PollCtx ctx{self, false};
+    self->interrupted = false;
+    self->started = now_s();
+    self->last_progress = self->started;
+    S.root_done.store(false);
+    S.helpers_started = false;
+    S.search_start = self->started;
+    PyObject* result = nullptr;
+    try {
+        result = fn(ctx);
+    } catch (std::bad_alloc&) {
+        S.stopped.store(true);
+        join_helpers(S);
+        PyErr_NoMemory();
+        return nullptr;
+    } catch (std::exception& e) {
+        S.stopped.store(true);
+        join_helpers(S);
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+        return nullptr;
+    }
+    join_helpers(S);
+    if (ctx.error) {
+        Py_XDECREF(result);
+        return nullptr;
+    }
+    return result;
+}
+
+// value(rows, hands, alpha, beta) -> ((lo_n, lo_d), (hi_n, hi_d))
+PyObject* search_value(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    PyObject *rows, *hands, *pa, *pb;
+    if (!PyArg_ParseTuple(args, "OOOO", &rows, &hands, &pa, &pb)) return nullptr;
+    Table t;
+    Hands hs;
+    if (!read_position(rows, hands, self->shared->cfg.players, t, hs)) return nullptr;
+    Q alpha, beta;
+    if (!q_from(pa, alpha) || !q_from(pb, beta)) return nullptr;
+    return run_search(self, [&](PollCtx& ctx) -> PyObject* {
+        Shared& S = *self->shared;
+        S.want_threads = self->threads;
+        S.root_t = t;
+        S.root_hs = hs;
+        S.root_alpha = alpha;
+        S.root_beta = beta;
+        S.root_set = true;
+        Searcher s(S, 0);
+        s.is_main = true;
+        s.poll = poll_main;
+        s.poll_ctx = &ctx;
+        S.root_depth = popcount128(hs.h[0]);
+        s.static_bounds(t, hs, S.root_lo, S.root_hi);
+        Bounds b = s.value(t, hs, alpha, beta);
+        S.root_done.store(true);
+        return Py_BuildValue("(NN)", q_obj(b.lo), q_obj(b.hi));
+    });
+}
+
+// solved(rows, hands) -> (value, [(i, q)...], [(j, q)...]) or None if not exact.
+// Expands once with the full window over the (warm) table for optimal strategies.
+PyObject* search_solved(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    PyObject *rows, *hands;
+    if (!PyArg_ParseTuple(args, "OO", &rows, &hands)) return nullptr;
+    Table t;
+    Hands hs;
+    if (!read_position(rows, hands, self->shared->cfg.players, t, hs)) return nullptr;
+    if (hs.h[0] == 0) {
+        PyErr_SetString(PyExc_ValueError, "the hands are empty");
+        return nullptr;
+    }
+    return run_search(self, [&](PollCtx& ctx) -> PyObject* {
+        Shared& S = *self->shared;
+        Searcher s(S, 0);
+        s.poll = poll_main;
+        s.poll_ctx = &ctx;
+        int depth = popcount128(hs.h[0]);
+        if (depth == 1) {
+            Bounds b = s.value(t, hs, -INF, INF);
+            return Py_BuildValue("(N[(iN)][(iN)])", q_obj(b.lo), 0, q_obj(Q(1)), 0, q_obj(Q(1)));
+        }
+        Key key = make_key(S.cfg.R, t, hs);
+        Bounds found;
+        bool have = S.tt.get(key, depth, found);
+        Expanded e = s.expand(t, hs, -INF, INF, have ? &found : nullptr, true);
+        if (!e.has_strategies) Py_RETURN_NONE;  // stopped by a limit
+        S.tt.put(key, depth, e.b);
+        PyObject* xs = PyList_New(0);
+        PyObject* ys = PyList_New(0);
+        for (size_t i = 0; i < e.x.size(); ++i)
+            if (!is_zero(e.x[i])) {
+                PyObject* it = Py_BuildValue("(nN)", Py_ssize_t(i), q_obj(e.x[i]));
+                PyList_Append(xs, it);
+                Py_DECREF(it);
+            }
+        for (size_t j = 0; j < e.y.size(); ++j)
+            if (!is_zero(e.y[j])) {
+                PyObject* it = Py_BuildValue("(nN)", Py_ssize_t(j), q_obj(e.y[j]));
+                PyList_Append(ys, it);
+                Py_DECREF(it);
+            }
+        return Py_BuildValue("(NNN)", q_obj(e.b.lo), xs, ys);
+    });
+}
+
+// key(rows, hands) -> (a, b): the 128-bit canonical key (for tests)
+PyObject* search_key(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    PyObject *rows, *hands;
+    if (!PyArg_ParseTuple(args, "OO", &rows, &hands)) return nullptr;
+    Table t;
+    Hands hs;
+    if (!read_position(rows, hands, self->shared->cfg.players, t, hs)) return nullptr;
+    Key k = make_key(self->shared->cfg.R, t, hs);
+    return Py_BuildValue("(KK)", (unsigned long long)k.a, (unsigned long long)k.b);
+}
+
+// place(rows, card) -> (choice, [(rows, taken), ...]) (for differential tests of the kernel)
+PyObject* search_place(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    PyObject* rows;
+    int card;
+    if (!PyArg_ParseTuple(args, "Oi", &rows, &card)) return nullptr;
+    Table t;
+    Hands hs;
+    PyObject* nohands = PyTuple_New(0);
+    bool ok = read_position(rows, nohands, 0, t, hs);
+    Py_DECREF(nohands);
+    if (!ok) return nullptr;
+    if (card < 1 || card > MAXCARD) {
+        PyErr_Format(PyExc_ValueError, "card %d out of range", card);
+        return nullptr;
+    }
+    Opt opts[MAXROWS];
+    bool choice = false;
+    int no = place(self->shared->cfg.R, t, card, opts, &choice);
+    PyObject* lst = PyList_New(no);
+    for (int k = 0; k < no; ++k) {
+        PyObject* tr = PyTuple_New(opts[k].t.n);
+        for (int i = 0; i < opts[k].t.n; ++i) {
+            const Row& r = opts[k].t.r[i];
+            PyTuple_SET_ITEM(tr, i, Py_BuildValue("(iiii)", r.last, r.first, r.len, r.heads));
+        }
+        PyList_SET_ITEM(lst, k, Py_BuildValue("(Ni)", tr, opts[k].taken));
+    }
+    return Py_BuildValue("(ON)", choice ? Py_True : Py_False, lst);
+}
+
+PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    static const char* names[] = {"time_limit", "node_limit", "progress", "every", "threads",
+                                  nullptr};
+    double time_limit = 0;
+    unsigned long long node_limit = 0;
+    PyObject* progress = Py_None;
+    double every = 1.0;
+    int threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|dKOdi", const_cast<char**>(names), &time_limit,
+                                     &node_limit, &progress, &every, &threads))
+        return nullptr;
+    Shared& S = *self->shared;
+    S.deadline = time_limit > 0 ? now_s() + time_limit : 0;
+    S.node_limit = node_limit;
+    S.stopped.store(false);
+    Py_INCREF(progress);
+    Py_XDECREF(self->progress);
+    self->progress = progress;
+    self->progress_every = every;
+    self->threads = std::max(1, std::min(threads, 64));
+    Py_RETURN_NONE;
+}
+
+PyObject* search_stats(PyObject* o, PyObject*) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    Shared& S = *self->shared;
+    return Py_BuildValue(
+        "{sKsKsKsKsKsKsKsKsO}", "nodes", (unsigned long long)S.nodes.load(), "lps",
+        (unsigned long long)S.lps.load(), "saddles", (unsigned long long)S.saddles.load(), "hits",
+        (unsigned long long)S.hits.load(), "filled", (unsigned long long)S.tt.filled.load(),
+        "capacity", (unsigned long long)S.tt.capacity(), "max_capacity",
+        (unsigned long long)(S.tt.max_buckets() * 4), "table_bytes",
+        (unsigned long long)S.tt.bytes(), "stopped", S.stopped.load() ? Py_True : Py_False);
+}
+
+PyObject* search_profile(PyObject* o, PyObject*) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    Shared& S = *self->shared;
+    PyObject* a = PyList_New(33);
+    PyObject* b = PyList_New(33);
+    for (int k = 0; k < 33; ++k) {
+        PyList_SET_ITEM(a, k, PyLong_FromUnsignedLongLong(S.expansions[k].load()));
+        PyList_SET_ITEM(b, k, PyLong_FromUnsignedLongLong(S.exact_out[k].load()));
+    }
+    return Py_BuildValue("(NN)", a, b);
+}
+
+PyObject* search_interrupted(PyObject* o, PyObject*) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    return PyBool_FromLong(self->interrupted);
+}
+
+PyMethodDef search_methods[] = {
+    {"value", search_value, METH_VARARGS, "value(rows, hands, alpha, beta) -> (lo, hi)"},
+    {"solved", search_solved, METH_VARARGS,
+     "solved(rows, hands) -> (value, x, y) or None when stopped"},
+    {"key", search_key, METH_VARARGS, "key(rows, hands) -> 128-bit canonical key"},
+    {"place", search_place, METH_VARARGS, "place(rows, card) -> (choice, options)"},
+    {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(search_configure)),
+     METH_VARARGS | METH_KEYWORDS, "set limits, progress callback and threads"},
+    {"stats", search_stats, METH_NOARGS, "counters"},
+    {"profile", search_profile, METH_NOARGS,
+     "expansions and exact results by cards left per hand (two lists of 33)"},
+    {"interrupted", search_interrupted, METH_NOARGS, "True if Ctrl-C stopped the last call"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_core",
+                          "The compiled search core of take6's exact solver.", -1, nullptr};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit__core(void) {
+    SearchType.tp_name = "solver.native._core.Search";
+    SearchType.tp_basicsize = sizeof(SearchObject);
+    SearchType.tp_flags = Py_TPFLAGS_DEFAULT;
+    SearchType.tp_new = search_new;
+    SearchType.tp_dealloc = search_dealloc;
+    SearchType.tp_methods = search_methods;
+    SearchType.tp_doc = "Search(heads, capacity, profi, tie, weights, max_side, min_side, memory)";
+    if (PyType_Ready(&SearchType) < 0) return nullptr;
+    PyObject* m = PyModule_Create(&module_def);
+    if (!m) return nullptr;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", reinterpret_cast<PyObject*>(&SearchType)) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return nullptr;
+    }
+    return m;
+}
