@@ -299,7 +299,9 @@ def test_log_lines_are_not_wrapped_on_a_pipe(capsys: pytest.CaptureFixture[str])
     lines = out.splitlines()
     assert any(len(line) > 80 for line in lines)
     for line in lines:  # a split line would start with a card or a heads count
-        assert line[:1] in "─━┃│┏┡└PRWt " or line.startswith(("row", "turn", "round", "player")), line
+        assert line[:1] in "─━┃│┏┡└PRWt " or line.startswith(("row", "turn", "round", "player")), (
+            line
+        )
         assert line.count("(") == line.count(")"), line
 
 
