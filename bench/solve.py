@@ -1,14 +1,19 @@
 """Speed benchmark of the exact solver (not a test).
 
 2-player Logik deals with k cards per hand from the deck 1..2k+4: shuffle the deck with a fixed
-seed, hands of k, 4 single-card rows. For each k, print the median wall-clock and CPU seconds,
-nodes and LPs of the fast solver over several seeds, and the baseline's median CPU seconds where
-it runs (CPU seconds are the fair measure on a shared machine; on an idle one they equal the
-wall-clock). The baseline's value is asserted equal to the fast solver's.
+seed, hands of k, 4 single-card rows (the same deals as ``take6 solve "$(python bench/solve.py
+--deal K SEED)"``). For each k, the compiled core and the Python search run the same deals side
+by side in one process; the script prints each deal's wall-clock and CPU seconds, nodes, table
+fill and the process's peak memory, then per k the medians, nodes/s and the speed-up of the
+compiled core over the Python search (CPU seconds: the fair measure on a shared machine). The
+two cores' values are asserted equal where both finish, and the baseline's where it runs.
 
-    python bench/solve.py                       # k = 4..8, 5 seeds, baseline up to k = 5
-    python bench/solve.py --k 10 --seeds 1 --time-limit 3000
-    python bench/solve.py --lp                  # stage-game LP: lean simplex vs scipy HiGHS
+    python bench/solve.py                              # k = 4..8, 5 seeds, Python up to k = 7
+    python bench/solve.py --k 9 --seeds 5 --python-max 0
+    python bench/solve.py --k 10 --seeds 1 --first-seed 3 --memory 10G --time-limit 3600
+    python bench/solve.py --deal 10 3                  # print the deal (compact notation)
+    python bench/solve.py --threads 2 --k 8            # the compiled core with a second thread
+    python bench/solve.py --lp                         # stage-game LP: lean simplex vs HiGHS
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ import random
 import statistics
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.api import fraction_text, solve
+from solver.api import Result, solve
 from solver.baseline import Baseline
+from solver.native import AVAILABLE, parse_memory, unavailable_reason
 from solver.problem import make_problem
 from take6.notation import Position
 
@@ -37,40 +44,82 @@ def deal(k: int, seed: int) -> Position:
     return Position.create("logik", rows, [cards[:k], cards[k : 2 * k]], deck=2 * k + 4)
 
 
-def bench_solver(ks: list[int], seeds: int, baseline_max: int, time_limit: float | None) -> None:
-    print(
-        f"{'k':>3} {'median s':>9} {'cpu s':>7} {'nodes':>9} {'LPs':>7} {'base cpu s':>11}  values"
+def value_text(r: Result) -> str:
+    """The value (its float and the size of its fraction), or the proven bounds."""
+    if r.value is not None:
+        v = r.value
+        digits = f"{len(str(abs(v.numerator)))}/{len(str(v.denominator))} digits"
+        exact = f"{v}" if len(str(v)) <= 24 else digits
+        return f"{float(v):+.6f} ({exact})"
+    return f"[{float(r.lower):+.4f}, {float(r.upper):+.4f}] not solved"
+
+
+def run(pos: Position, core: str, args: argparse.Namespace) -> Result:
+    result, _ = solve(
+        pos,
+        time_limit=args.time_limit,
+        line=False,
+        core=core,
+        memory=args.memory,
+        threads=args.threads,
     )
-    for k in ks:
-        secs, cpus, nodes, lps, base, values = [], [], [], [], [], []
-        for seed in range(seeds):
+    return result
+
+
+def bench_solver(args: argparse.Namespace) -> None:
+    if not AVAILABLE:
+        print(f"note: {unavailable_reason()}; only the Python search runs")
+    print(
+        f"{'k':>3} {'core':>6} {'median s':>9} {'cpu s':>8} {'nodes':>11} {'nodes/s':>9} "
+        f"{'table':>10} {'speed-up':>8}"
+    )
+    for k in args.k:
+        rows: dict[str, list[Result]] = {"native": [], "python": []}
+        base: list[float] = []
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             pos = deal(k, seed)
-            result, _ = solve(pos, time_limit=time_limit, line=False)
-            secs.append(result.seconds)
-            cpus.append(result.cpu_seconds)
-            nodes.append(result.nodes)
-            lps.append(result.lps)
-            if result.value is not None:
-                values.append(fraction_text(result.value))
-            else:
-                values.append(f"[{fraction_text(result.lower)},{fraction_text(result.upper)}]")
-            if k <= baseline_max:
+            values: dict[str, Fraction | None] = {}
+            cores = ["native"] if AVAILABLE else []
+            if k <= args.python_max:
+                cores.append("python")
+            for core in cores:
+                r = run(pos, core, args)
+                rows[core].append(r)
+                values[core] = r.value
+                print(
+                    f"    k={k} seed={seed} {core}: {r.seconds:.2f} s ({r.cpu_seconds:.2f} s cpu), "
+                    f"{r.nodes} nodes, table {r.table_size}, peak {r.peak_rss / 2**30:.2f} GiB, "
+                    f"value {value_text(r)}  [{pos}]",
+                    flush=True,
+                )
+            got = [v for v in values.values() if v is not None]
+            assert all(v == got[0] for v in got), (str(pos), values)
+            if k <= args.baseline_max:
                 t = time.process_time()
                 bv = Baseline(make_problem(pos)).solve()
                 base.append(time.process_time() - t)
-                assert result.value is None or bv == result.value, (str(pos), bv, result.value)
+                assert not got or bv == got[0], (str(pos), bv, got)
+        med: dict[str, float] = {}
+        for core, rs in rows.items():
+            if not rs:
+                continue
+            cpu = statistics.median(r.cpu_seconds for r in rs)
+            med[core] = cpu
+            nodes = statistics.median(r.nodes for r in rs)
+            rate = statistics.median(r.nodes / r.cpu_seconds for r in rs if r.cpu_seconds > 0)
+            speed = (
+                f"{med['python'] / med['native']:.1f}x"
+                if core == "python" and "native" in med and med["native"] > 0
+                else ""
+            )
             print(
-                f"    k={k} seed={seed}: {result.seconds:.2f} s ({result.cpu_seconds:.2f} s cpu), "
-                f"{result.nodes} nodes, {result.lps} LPs, value {values[-1]}  ({pos})",
+                f"{k:>3} {core:>6} {statistics.median(r.seconds for r in rs):>9.2f} {cpu:>8.2f} "
+                f"{int(nodes):>11} {rate:>9.0f} "
+                f"{int(statistics.median(r.table_size for r in rs)):>10} {speed:>8}",
                 flush=True,
             )
-        b = f"{statistics.median(base):.2f}" if base else "-"
-        print(
-            f"{k:>3} {statistics.median(secs):>9.2f} {statistics.median(cpus):>7.2f} "
-            f"{int(statistics.median(nodes)):>9} "
-            f"{int(statistics.median(lps)):>7} {b:>11}  {' '.join(values)}",
-            flush=True,
-        )
+        if base:
+            print(f"{k:>3} baseline median cpu {statistics.median(base):.2f} s", flush=True)
 
 
 def bench_lp(games: int) -> None:
@@ -99,17 +148,24 @@ def bench_lp(games: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--k", type=int, nargs="+", default=[4, 5, 6, 7, 8])
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--python-max", type=int, default=7, help="run the Python search up to k")
     ap.add_argument("--baseline-max", type=int, default=5, help="run the baseline up to this k")
     ap.add_argument("--time-limit", type=float, default=None)
+    ap.add_argument("--memory", type=parse_memory, default=None, help="table budget, e.g. 10G")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--deal", type=int, nargs=2, metavar=("K", "SEED"), help="print a deal")
     ap.add_argument("--lp", action="store_true", help="benchmark the stage-game LP instead")
     args = ap.parse_args()
-    if args.lp:
+    if args.deal:
+        print(deal(*args.deal))
+    elif args.lp:
         bench_lp(300)
     else:
-        bench_solver(args.k, args.seeds, args.baseline_max, args.time_limit)
+        bench_solver(args)
 
 
 if __name__ == "__main__":

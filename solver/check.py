@@ -30,6 +30,23 @@ using the claimed values of the next positions, which are themselves checked; th
     for every max action a:  sum_b y(b) * cell(a, b) <= value   (y concedes at most value)
 
 Together these prove ``value`` is the exact value of the node, by induction on the cards left.
+
+**Version 2 (bound certificates)**, written for large positions, where version 1's closure of
+every deviation is far too large. A node may claim a lower bound, an upper bound, or both::
+
+    {"lower": "p/q", "max": [...]}      value >= lower, proven by the max strategy
+    {"upper": "p/q", "min": [...]}      value <= upper, proven by the min strategy
+    {"value": "p/q", "max": [...], "min": [...]}   both, with lower = upper = value
+
+A lower claim is checked against **every** min action ``b``: ``sum_a x(a) * lo(a, b) >= lower``,
+where ``lo(a, b)`` replays the turn with the engine, settles each row choice by its owner (max:
+the best of the options' lower bounds; min: the worst) and adds the heads taken to the next
+position's proven lower bound: its own lower claim, checked in turn, or, where the certificate
+makes none, the **static bound** this checker computes itself (no one takes more heads than lie
+on the table and in the hands: ``min(0, min_p w_p) * heads <= value <= max(0, max_p w_p) *
+heads`` for the payoff ``sum_p w_p * heads_p``). Upper claims mirror this. The root must be
+proven both ways at the certificate's value, so the value is exact; deviations are covered by
+bounds only as tight as they need to be.
 """
 
 from __future__ import annotations
@@ -43,6 +60,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+from take6.cards import heads
 from take6.errors import Take6Error
 from take6.notation import load_position
 from take6.state import ChooseRow, Phase, Play, State, apply, from_position, legal_actions
@@ -50,11 +68,14 @@ from take6.text import decode, excerpt, strip_bom
 
 FORMAT = "take6-certificate"
 VERSION = 1
+BOUNDS_VERSION = 2
+"""The version of bound certificates (see the module docstring)."""
 
-MAX_NUMBER_DIGITS = 1000
-"""The most digits a number in a certificate may have (numerator and denominator each). The
-solver's values are sums of heads weighted by exact probabilities: far shorter. A longer number,
-or one written with an exponent (``"1e1000000000"``), is refused before any arithmetic."""
+MAX_NUMBER_DIGITS = 200_000
+"""The most digits a number in a certificate may have (numerator and denominator each). Exact
+values of real-size deals have denominators of thousands of digits (k = 8 already reaches
+~1,700); a longer number, or one written with an exponent (``"1e1000000000"``), is refused before
+any arithmetic."""
 
 MAX_CELLS = 1_000_000
 """The most joint actions (max-side actions times min-side actions) a node may have; a
@@ -101,10 +122,34 @@ def _frac(text: object, where: str) -> Fraction:
         )
     if any(len(part.lstrip("+-")) > MAX_NUMBER_DIGITS for part in text.split("/")):
         raise CertificateError(f"{where}: {excerpt(text)} has more than {MAX_NUMBER_DIGITS} digits")
-    try:
-        return Fraction(text)
-    except ZeroDivisionError:
-        raise CertificateError(f"{where}: {excerpt(text)} divides by zero") from None
+    num, _, den = text.partition("/")
+    q = _digits(den) if den else 1
+    if q == 0:
+        raise CertificateError(f"{where}: {excerpt(text)} divides by zero")
+    return Fraction(_digits(num), q)
+
+
+_CHUNK = 4000
+
+
+def _digits(text: str) -> int:
+    """An integer of ASCII digits (with an optional sign), read in chunks: Python refuses to
+    convert more than 4300 digits at once (``sys.get_int_max_str_digits``)."""
+    sign = -1 if text.startswith("-") else 1
+    body = text.lstrip("+-")
+    n = 0
+    for i in range(0, len(body), _CHUNK):
+        part = body[i : i + _CHUNK]
+        n = n * 10 ** len(part) + int(part)
+    return sign * n
+
+
+def _short(v: Fraction) -> str:
+    """A number for a message: exact when short, else its float and size."""
+    bits = v.numerator.bit_length() + v.denominator.bit_length()
+    if bits <= 160:
+        return f"{v.numerator}/{v.denominator}" if v.denominator != 1 else str(v.numerator)
+    return f"≈{float(v):.9g} (a fraction of about {int(bits * 0.30103)} digits)"
 
 
 class Checker:
@@ -113,8 +158,9 @@ class Checker:
     def __init__(self, cert: Mapping[str, Any]) -> None:
         if not isinstance(cert, Mapping):
             raise CertificateError(f"a certificate must be a JSON object, got {excerpt(cert)}")
-        if cert.get("format") != FORMAT or cert.get("version") != VERSION:
-            raise CertificateError(f"not a {FORMAT} version {VERSION} file")
+        self.version = cert.get("version")
+        if cert.get("format") != FORMAT or self.version not in (VERSION, BOUNDS_VERSION):
+            raise CertificateError(f"not a {FORMAT} version {VERSION} or {BOUNDS_VERSION} file")
         text = cert.get("position")
         if not isinstance(text, str):
             raise CertificateError(
@@ -148,16 +194,92 @@ class Checker:
             raise CertificateError("'nodes' must be an object")
         self.nodes: Mapping[str, Any] = nodes
         self.checked: dict[str, Fraction] = {}
+        self.lower: dict[str, Fraction] = {}
+        self.upper: dict[str, Fraction] = {}
         self.cells = 0
+        self.wlo = min(0, *self.weights)
+        self.whi = max(0, *self.weights)
 
     def run(self) -> CheckReport:
         root = from_position(self.position)
         if root.phase is not Phase.CHOOSE:
             raise CertificateError("the root position has no cards to play")
+        if self.version == BOUNDS_VERSION:
+            lo, hi = self.bound(root, True), self.bound(root, False)
+            if not lo == hi == self.claim:
+                raise CertificateError(
+                    f"root node proves {_short(lo)} <= value <= {_short(hi)}, the certificate "
+                    f"claims {_short(self.claim)}"
+                )
+            nodes = len(set(self.lower) | set(self.upper))
+            return CheckReport(self.claim, nodes, self.cells)
         value = self.node_value(root)
         if value != self.claim:
             raise CertificateError(f"root node proves {value}, the certificate claims {self.claim}")
         return CheckReport(value, len(self.checked), self.cells)
+
+    # -- version 2: bounds ---------------------------------------------------------------------
+    def static(self, state: State, lower: bool) -> Fraction:
+        """No one takes more heads than lie on the table and in the hands."""
+        total = sum(heads(c) for row in state.rows for c in row)
+        total += sum(heads(c) for hand in state.hands for c in hand)
+        return Fraction((self.wlo if lower else self.whi) * total)
+
+    def bound(self, state: State, lower: bool) -> Fraction:
+        """The proven lower (or upper) bound of a state in the choose phase: its claim, checked,
+        or the static bound where it makes none (0 once the hands are empty)."""
+        if state.phase is not Phase.CHOOSE or not state.hands[0]:
+            return Fraction(0)
+        key = state_key(state)
+        done = (self.lower if lower else self.upper).get(key)
+        if done is not None:
+            return done
+        node = self.nodes.get(key)
+        field = "lower" if lower else "upper"
+        if not isinstance(node, Mapping) or (field not in node and "value" not in node):
+            return self.static(state, lower)
+        where = f"node {excerpt(key)} {field}"
+        claim = _frac(node[field] if field in node else node["value"], where)
+        joint = 1
+        for hand in state.hands:
+            joint *= len(hand)
+        if joint > MAX_CELLS:
+            raise CertificateError(
+                f"{where}: {joint} joint actions, more than the checker examines ({MAX_CELLS})"
+            )
+        mine, theirs = (self.max_side, self.min_side) if lower else (self.min_side, self.max_side)
+        strat = self._strategy(
+            node.get("max" if lower else "min"), state.hands, mine, where + " strategy"
+        )
+        n = state.players
+        base = replace(state, piles=((),) * n, totals=(0,) * n, round_scores=())
+        for b in product(*(state.hands[p] for p in theirs)):
+            got = Fraction(0)
+            for a, q in strat.items():
+                s = base
+                for p, c in zip(mine + theirs, a + b, strict=True):
+                    s = apply(s, Play(p, c))
+                got += q * self._settle_bound(base, s, lower)
+                self.cells += 1
+            if (got < claim) if lower else (got > claim):
+                side = "max strategy guarantees only" if lower else "min strategy concedes"
+                raise CertificateError(
+                    f"{where}: the {side} {_short(got)}, not {_short(claim)}, against {list(b)}"
+                )
+        (self.lower if lower else self.upper)[key] = claim
+        return claim
+
+    def _settle_bound(self, start: State, s: State, lower: bool) -> Fraction:
+        if s.phase is Phase.ROW_CHOICE:
+            assert s.pending is not None
+            vals = [
+                self._settle_bound(start, apply(s, act), lower)
+                for act in legal_actions(s)
+                if isinstance(act, ChooseRow)
+            ]
+            return max(vals) if s.pending.player in self.max_side else min(vals)
+        gained = sum(w * (s.score(p) - start.score(p)) for p, w in enumerate(self.weights))
+        return gained + self.bound(s, lower)
 
     def _strategy(
         self, raw: object, hands: tuple[tuple[int, ...], ...], side: tuple[int, ...], where: str

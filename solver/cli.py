@@ -6,19 +6,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
-from solver.api import Result, Turn, fraction_text, solve
+from solver.api import CORES, Result, Turn, fraction_text, solve
 from solver.certificate import write_certificate
 from solver.check import CertificateError, check_certificate
 from solver.errors import SolverError
+from solver.native import check_memory, parse_memory
+from solver.problem import default_objective
+from take6.display import console as make_console
 from take6.notation import Position, load_position
+from take6.text import plural
 
 
 def register(subparsers: Any) -> None:
@@ -36,9 +41,10 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--objective",
         choices=["diff", "paranoid"],
-        default="diff",
+        default=None,
         help="diff (2 players): heads of the other minus own heads; paranoid: own heads "
-        "against a coalition of all the others (default diff)",
+        "against a coalition of all the others (default: diff for 2 players, paranoid for more, "
+        "as in draft and study)",
     )
     p.add_argument("--player", type=int, default=1, help="the player whose view (1-based)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -57,8 +63,9 @@ def register(subparsers: Any) -> None:
         "--table-cap",
         type=int,
         default=2_000_000,
-        help="transposition table capacity in positions (default 2000000, roughly 1 GB)",
+        help="the Python search's table capacity in positions (default 2000000, roughly 1 GB)",
     )
+    add_core_options(p)
     p.set_defaults(func=run_solve)
     c = subparsers.add_parser(
         "check-certificate",
@@ -69,6 +76,117 @@ def register(subparsers: Any) -> None:
     c.add_argument("file", metavar="FILE")
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(func=run_check)
+
+
+def add_core_options(p: argparse.ArgumentParser) -> None:
+    """``--core``, ``--memory``, ``--threads`` and ``--progress`` (shared by the solving
+    commands)."""
+    p.add_argument(
+        "--core",
+        choices=list(CORES),
+        default="auto",
+        help="the search: the compiled core when it was built (auto, the default), native, or "
+        "python (the readable reference, slower); both give equal values",
+    )
+    p.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="the compiled core's transposition table budget, e.g. 512M or 12G (default: a "
+        "quarter of the machine's memory, at most 4G; pages are used only as it fills)",
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="search threads of the compiled core sharing one table (default 1; measured: a "
+        "second thread does not pay on this algorithm yet, see bench/solve.py --threads)",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (nodes, nodes/s, table fill, proven root bounds, "
+        "elapsed); default: when stderr is a terminal",
+    )
+
+
+def core_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`solver.api.solve` from the core options, checked."""
+    memory = None
+    if args.memory is not None:
+        memory = parse_memory(args.memory)
+        check_memory(memory)
+    if not 1 <= args.threads <= 64:
+        raise SolverError(f"--threads must be 1..64, got {args.threads}")
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    return {
+        "core": args.core,
+        "memory": memory,
+        "threads": args.threads,
+        "progress": ProgressLine() if show else None,
+    }
+
+
+class ProgressLine:
+    """The progress line on stderr, rewritten in place (a terminal) or one line each time
+    (``--progress`` to a file or pipe, every 10 s)."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(
+        self, nodes: int, filled: int, cap: int, secs: float, lo: Fraction, hi: Fraction
+    ) -> None:
+        if not self.tty and secs - self.last < 10:
+            return
+        self.last = secs
+        rate = nodes / secs if secs > 0 else 0.0
+        fill = f"{100 * filled / cap:.0f}% of {_count(cap)}" if cap else "-"
+        text = (
+            f"nodes {_count(nodes)}  {_count(int(rate))}/s  table {fill}  "
+            f"value in [{_short(lo)}, {_short(hi)}]  {_clock(secs)}"
+        )
+        if self.tty:
+            sys.stderr.write("\r\x1b[2K" + text)
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown and self.tty:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+
+
+def _count(n: int) -> str:
+    for unit, size in (("G", 10**9), ("M", 10**6), ("k", 10**3)):
+        if n >= size:
+            return f"{n / size:.1f}{unit}"
+    return str(n)
+
+
+def _short(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{float(v):.4f}"
+
+
+def _clock(secs: float) -> str:
+    m, sec = divmod(int(secs), 60)
+    h, m = divmod(m, 60)
+    return f"{h}:{m:02d}:{sec:02d}"
+
+
+def check_limits(args: argparse.Namespace) -> None:
+    """``--time-limit`` finite and positive, ``--node-limit`` at least 1."""
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise SolverError(
+            f"--time-limit must be a positive number of seconds, got {args.time_limit}"
+        )
+    if args.node_limit is not None and args.node_limit < 1:
+        raise SolverError(f"--node-limit must be at least 1, got {args.node_limit}")
 
 
 def read_position(words: list[str]) -> Position:
@@ -88,18 +206,26 @@ def read_position(words: list[str]) -> Position:
 
 def run_solve(args: argparse.Namespace) -> int:
     position = read_position(args.position)
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise SolverError(f"--time-limit must be positive, got {args.time_limit}")
-    if args.node_limit is not None and args.node_limit < 1:
-        raise SolverError(f"--node-limit must be at least 1, got {args.node_limit}")
-    result, search = solve(
-        position,
-        args.objective,
-        args.player - 1,
-        time_limit=args.time_limit,
-        node_limit=args.node_limit,
-        table_cap=args.table_cap,
-    )
+    check_limits(args)
+    for flag, name in (("--certificate", args.certificate), ("--graphml", args.graphml)):
+        if name is not None and not name.strip():
+            raise SolverError(f"{flag} needs a file name, got an empty one")
+    objective = args.objective or default_objective(position.players).value
+    settings = core_settings(args)
+    progress = settings["progress"]
+    try:
+        result, search = solve(
+            position,
+            objective,
+            args.player - 1,
+            time_limit=args.time_limit,
+            node_limit=args.node_limit,
+            table_cap=args.table_cap,
+            **settings,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     cert_nodes = None
     if args.certificate:
         if not result.solved:
@@ -128,7 +254,7 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         _print_result(result, args.certificate, cert_nodes)
         if graph_size is not None:
-            Console(highlight=False).print(
+            make_console(highlight=False).print(
                 f"graph written to {args.graphml} ({graph_size[0]} nodes, {graph_size[1]} edges)"
             )
     return 0
@@ -152,7 +278,7 @@ def line_table(turns: Sequence[Turn], title: str, heads_header: str) -> Table:
 
 
 def _print_result(r: Result, cert: str | None, cert_nodes: int | None) -> None:
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     pr = r.problem
     console.print(f"[bold]position[/] {pr.position}")
     if pr.objective.value == "diff":
@@ -162,7 +288,7 @@ def _print_result(r: Result, cert: str | None, cert_nodes: int | None) -> None:
         meaning = f"heads of player {pr.player + 1} against the coalition of {others}"
     console.print(f"[bold]objective[/] {pr.objective.value}: {meaning}")
     if r.solved and r.value is not None:
-        console.print(f"[bold]value[/] {fraction_text(r.value)}  (≈ {float(r.value):.6f})")
+        console.print(f"[bold]value[/] {value_text(r.value)}  (≈ {float(r.value):.6f})")
         table = Table(title="optimal strategies at the root", title_justify="left")
         table.add_column("player", justify="right")
         table.add_column("card: probability")
@@ -175,15 +301,41 @@ def _print_result(r: Result, cert: str | None, cert_nodes: int | None) -> None:
         if r.line:
             console.print(line_table(r.line, "principal line", "heads taken"))
     else:
+        why = "interrupted" if r.interrupted else "within the limits"
         console.print(
-            f"[bold yellow]not solved[/] within the limits: "
-            f"{fraction_text(r.lower)} <= value <= {fraction_text(r.upper)}"
+            f"[bold yellow]not solved[/] ({why}): "
+            f"{value_text(r.lower)} <= value <= {value_text(r.upper)}"
+            f"  (≈ {float(r.lower):.6f} .. {float(r.upper):.6f})"
         )
     console.print(
-        f"nodes {r.nodes}, LPs {r.lps}, table {r.table_size}, {r.seconds:.3f} s", style="dim"
+        f"core {r.core}, {plural(r.nodes, 'node')}, {plural(r.lps, 'LP')}, "
+        f"table {plural(r.table_size, 'entry', 'entries')}, "
+        f"{r.seconds:.3f} s, peak memory {r.peak_rss / 2**20:.0f} MiB",
+        style="dim",
     )
+    if r.core_note:
+        console.print(f"(the Python search ran, slower: {r.core_note})", style="dim")
     if cert is not None:
-        console.print(f"certificate written to {cert} ({cert_nodes} nodes)")
+        console.print(f"certificate written to {cert} ({plural(cert_nodes or 0, 'node')})")
+
+
+MAX_VALUE_TEXT = 120
+"""A value's exact fraction longer than this is shown by its size in human output (``--json``
+always carries it whole): exact values of real-size deals have denominators of thousands of
+digits."""
+
+
+def value_text(v: Fraction) -> str:
+    """The exact fraction, or for a very long one its leading digits and its size."""
+    text = fraction_text(v)
+    if len(text) <= MAX_VALUE_TEXT:
+        return text
+    num, den = str(abs(v.numerator)), str(v.denominator)
+    sign = "-" if v < 0 else ""
+    return (
+        f"{sign}{num[:12]}…/{den[:12]}… (an exact fraction of {len(num)}/{len(den)} digits; "
+        "--json prints it whole)"
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -211,7 +363,7 @@ def run_check(args: argparse.Namespace) -> int:
             )
         )
     else:
-        Console(highlight=False).print(
+        make_console(highlight=False).print(
             f"certificate OK: value {fraction_text(report.value)} proven "
             f"({report.nodes} nodes, {report.cells} cells checked)"
         )

@@ -156,6 +156,7 @@ class Search:
         self.deadline = None if time_limit is None else self.stats.started + time_limit
         self.node_limit = node_limit
         self.stopped = False
+        self._probes = 0
         self._wneg = min(0, *self.weights)
         self._wpos = max(0, *self.weights)
 
@@ -179,6 +180,15 @@ class Search:
             self.stopped = True
         if self.deadline is not None and st.nodes & 63 == 0 and time.perf_counter() > self.deadline:
             self.stopped = True
+
+    def _check_deadline(self) -> bool:
+        """True once a limit has stopped the search. Checked before every cell, not only every
+        64 nodes: a 4-player stage game has thousands of cells, each a subtree."""
+        if not self.stopped and self.deadline is not None:
+            self._probes += 1
+            if self._probes & 15 == 0 and time.perf_counter() > self.deadline:
+                self.stopped = True
+        return self.stopped
 
     # -- search ---------------------------------------------------------------------------------
     def value(self, table: Table, hands: Hands, alpha: Num = -INF, beta: Num = INF) -> Entry:
@@ -369,7 +379,7 @@ class Search:
 
         def probe(i: int, j: int, a: Num, b: Num) -> tuple[Num, Num]:
             lo, hi = lo_m[i][j], hi_m[i][j]
-            if lo < hi and hi > a and lo < b:
+            if lo < hi and hi > a and lo < b and not self._check_deadline():
                 got = self.cell(table, hands, rows[i], cols[j], a, b)
                 lo, hi = max(lo, got[0]), min(hi, got[1])
                 lo_m[i][j], hi_m[i][j] = lo, hi

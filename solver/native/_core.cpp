@@ -392,6 +392,51 @@ inline int place(const Rules& R, const Table& t, int card, Opt* out, bool* choic
     return 2;
 }
 
+// The same rule in place, for the common case without a choice: the heads taken, or -1 (and t
+// unchanged) when the card's owner must choose among the options of place().
+inline int place_forced(const Rules& R, Table& t, int card) {
+    int right = -1;
+    for (int i = 0; i < t.n; ++i) {
+        if (t.r[i].last < card)
+            right = i;
+        else
+            break;
+    }
+    if (R.profi) {
+        int left = -1, left_first = 0;
+        for (int i = 0; i < t.n; ++i)
+            if (t.r[i].first > card && (left < 0 || t.r[i].first < left_first)) {
+                left = i;
+                left_first = t.r[i].first;
+            }
+        if (left >= 0) {
+            if (right >= 0) {
+                int rgap = card - t.r[right].last, lgap = left_first - card;
+                if (rgap == lgap && R.tie == TIE_OWNER) return -1;
+                if (rgap < lgap || (rgap == lgap && R.tie == TIE_RIGHT)) left = -1;
+            }
+            if (left >= 0) {  // the left placement (rare): through the general rule
+                Opt o;
+                put(R, t, left, card, true, o);
+                t = o.t;
+                return o.taken;
+            }
+        }
+    }
+    if (right < 0) return -1;
+    Row& row = t.r[right];
+    int h = R.heads[card];
+    if (row.len >= R.capacity) {
+        int taken = row.heads;
+        row = Row{uint8_t(card), uint8_t(card), 1, 0, h};
+        return taken;
+    }
+    row.last = uint8_t(card);
+    row.len = uint8_t(row.len + 1);
+    row.heads += h;
+    return 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The canonical key (solver/kernel.py Kernel.key), hashed to 128 bits
 
@@ -434,20 +479,28 @@ Key make_key(const Rules& R, const Table& t, const Hands& hs) {
     }
     // The live cards in ascending order: a hand card as its owner and heads, a row (at its
     // last card) as its length and heads; rows above every hand card apart, by heads alone.
+    // A row that fewer hand cards lie above than it has room for can never be filled (every
+    // card placed on it lies above its last card), so its length is keyed as NEVER_FULL.
     u128 all = 0;
     for (int p = 0; p < hs.n; ++p) all |= hs.h[p];
     int top = top128(all);
+    int total = popcount128(all);
+    int seen = 0;
     int ri = 0;
     int high[MAXROWS];
     int nh = 0;
     u128 rest = all;
+    const u64 NEVER_FULL = 255;
     while (rest) {
         int c = ctz128(rest);
         rest &= rest - 1;
         while (ri < t.n && t.r[ri].last < c) {
-            H.add((u64(2) << 56) | (u64(t.r[ri].len) << 32) | u64(uint32_t(t.r[ri].heads)));
+            const Row& r = t.r[ri];
+            u64 len = (total - seen <= R.capacity - r.len) ? NEVER_FULL : u64(r.len);
+            H.add((u64(2) << 56) | (len << 32) | u64(uint32_t(r.heads)));
             ++ri;
         }
+        ++seen;
         int owner = 0;
         for (int p = 0; p < hs.n; ++p)
             if ((hs.h[p] >> c) & 1) {
@@ -633,9 +686,12 @@ struct TT {
         return true;
     }
 
-    // Grow when more than half full (single-threaded search).
+    // Grow when more than half full (single-threaded search): four times larger, or straight
+    // to what the budget leaves once the table is within a sixteenth of it (so the last table
+    // takes nearly the whole budget rather than the room a half-size table would leave).
     void maybe_grow() {
-        if (filled.load(std::memory_order_relaxed) * 2 > capacity()) grow(n * 4);
+        if (filled.load(std::memory_order_relaxed) * 2 <= capacity()) return;
+        grow(n * 16 > max_buckets() ? max_buckets() : n * 4);
     }
 };
 
@@ -644,13 +700,16 @@ struct TT {
 
 using Mat = std::vector<std::vector<Q>>;
 
-// An m x n matrix in one block; m[i][j] as for a nested vector.
+// An m x n matrix over a block owned elsewhere; m[i][j] as for a nested vector.
 struct FlatMat {
     int m, n;
-    std::vector<Q> v;
-    FlatMat(int m_, int n_, const Q& fill) : m(m_), n(n_), v(size_t(m_) * n_, fill) {}
-    Q* operator[](int i) { return &v[size_t(i) * n]; }
-    const Q* operator[](int i) const { return &v[size_t(i) * n]; }
+    Q* v;
+    FlatMat(int m_, int n_, std::vector<Q>& store, const Q& fill) : m(m_), n(n_) {
+        store.assign(size_t(m_) * n_, fill);
+        v = store.data();
+    }
+    Q* operator[](int i) { return v + size_t(i) * n; }
+    const Q* operator[](int i) const { return v + size_t(i) * n; }
     Mat mat() const {
         Mat out(m, std::vector<Q>(n));
         for (int i = 0; i < m; ++i)
@@ -1096,8 +1155,14 @@ struct Expanded {
     bool has_strategies = false;
 };
 
+struct Frame {
+    std::vector<int> rows, cols, order_r, order_c, rcopy, rord;
+    std::vector<Q> lo, hi, colmax;
+};
+
 class Searcher {
   public:
+    Frame frames[34];
     Shared& S;
     const Config& C;
     int order_flip;  // a helper thread tries its actions in another order
@@ -1123,13 +1188,36 @@ class Searcher {
         hi = Q(C.wpos * total);
     }
 
+    // Counters are kept per thread and added to the shared ones every 256 expansions (shared
+    // atomics updated at every node would bounce between the cores' caches).
+    u64 c_nodes = 0, c_lps = 0, c_saddles = 0, c_hits = 0;
+    u64 c_exp[33] = {}, c_exact[33] = {};
+
+    void flush() {
+        S.nodes.fetch_add(c_nodes, std::memory_order_relaxed);
+        S.lps.fetch_add(c_lps, std::memory_order_relaxed);
+        S.saddles.fetch_add(c_saddles, std::memory_order_relaxed);
+        S.hits.fetch_add(c_hits, std::memory_order_relaxed);
+        for (int k = 0; k < 33; ++k) {
+            if (c_exp[k]) S.expansions[k].fetch_add(c_exp[k], std::memory_order_relaxed);
+            if (c_exact[k]) S.exact_out[k].fetch_add(c_exact[k], std::memory_order_relaxed);
+            c_exp[k] = c_exact[k] = 0;
+        }
+        c_nodes = c_lps = c_saddles = c_hits = 0;
+    }
+
     inline void tick() {
-        u64 n = S.nodes.fetch_add(1, std::memory_order_relaxed) + 1;
+        ++c_nodes;
         ++local_nodes;
-        if (S.node_limit && n > S.node_limit) S.stopped.store(true);
         if ((local_nodes & 255) == 0) {
+            flush();
+            if (S.node_limit && S.nodes.load(std::memory_order_relaxed) > S.node_limit)
+                S.stopped.store(true);
             if (S.deadline > 0 && now_s() > S.deadline) S.stopped.store(true);
             if (poll) poll(poll_ctx);
+        } else if (S.node_limit && S.node_limit < 256 &&
+                   S.nodes.load(std::memory_order_relaxed) + c_nodes > S.node_limit) {
+            S.stopped.store(true);
         }
     }
 
@@ -1169,7 +1257,7 @@ class Searcher {
         }
         int depth = popcount128(hs.h[0]);
         if (depth == 1) {
-            S.nodes.fetch_add(1, std::memory_order_relaxed);
+            ++c_nodes;
             int a[MAXP], b[MAXP];
             for (int k = 0; k < C.nmax; ++k) a[k] = ctz128(hs.h[C.max_side[k]]);
             for (int k = 0; k < C.nmin; ++k) b[k] = ctz128(hs.h[C.min_side[k]]);
@@ -1190,7 +1278,7 @@ class Searcher {
         bool stopped = S.stopped.load(std::memory_order_relaxed);
         if (have) {
             if (found.lo == found.hi || found.hi <= alpha || found.lo >= beta || stopped) {
-                S.hits.fetch_add(1, std::memory_order_relaxed);
+                ++c_hits;
                 return found;
             }
         } else if (stopped) {
@@ -1214,7 +1302,7 @@ class Searcher {
                 }
             }
         }
-        if (r.lo == r.hi) S.exact_out[std::min(32, depth)].fetch_add(1, std::memory_order_relaxed);
+        if (r.lo == r.hi) ++c_exact[std::min(32, depth)];
         S.tt.put(key, depth, r);
         return r;
     }
@@ -1223,7 +1311,7 @@ class Searcher {
     // solved in closed form. Cheaper than a table lookup, and it keeps the table for deeper
     // positions.
     Bounds exact2(const Table& t, const Hands& hs) {
-        S.nodes.fetch_add(1, std::memory_order_relaxed);
+        ++c_nodes;
         int ca[2], cb[2];
         cards_of(hs.h[C.max_side[0]], ca);
         cards_of(hs.h[C.min_side[0]], cb);
@@ -1280,14 +1368,10 @@ class Searcher {
     void turn(Table table, int (*plays)[2], int np, int idx, const Hands& after, Q alpha, Q beta,
               Q& rlo, Q& rhi) {
         i64 imm = 0;
-        Opt opts[MAXROWS];
         while (idx < np) {
             int card = plays[idx][0], p = plays[idx][1];
-            bool choice = false;
-            int no = place(C.R, table, card, opts, &choice);
-            if (!choice) {
-                table = opts[0].t;
-                int taken = opts[0].taken;
+            int taken = place_forced(C.R, table, card);
+            if (taken >= 0) {
                 if (taken) {
                     i64 d = i64(C.w[p]) * taken;
                     imm += d;
@@ -1298,6 +1382,9 @@ class Searcher {
                 continue;
             }
             // The owner's row choice: a max or min node inside the turn (alpha-beta).
+            Opt opts[MAXROWS];
+            bool choice = false;
+            int no = place(C.R, table, card, opts, &choice);
             int last = no - 1;
             Q bl, bh;
             if (C.maximiser[p]) {
@@ -1345,7 +1432,7 @@ class Searcher {
         }
         if (popcount128(after.h[0]) == 1) {
             // The last turn: forced but for row choices, played out directly.
-            S.nodes.fetch_add(1, std::memory_order_relaxed);
+            ++c_nodes;
             int n = after.n;
             int fin[MAXP][2];
             for (int q = 0; q < n; ++q) {
@@ -1382,7 +1469,7 @@ class Searcher {
                     bool want_strategies) {
         tick();
         int dd = std::min(32, popcount128(hs.h[0]));
-        S.expansions[dd].fetch_add(1, std::memory_order_relaxed);
+        ++c_exp[dd];
         Expanded out;
         Q clo, chi;
         static_bounds(t, hs, clo, chi);
@@ -1391,14 +1478,20 @@ class Searcher {
             slo = qmax(slo, prev->lo);
             shi = qmin(shi, prev->hi);
         }
-        std::vector<int> rows, cols;
+        // Work space of this level (each level down has fewer cards: no two live at once).
+        Frame& F = frames[std::min(dd, 33)];
+        std::vector<int>& rows = F.rows;
+        std::vector<int>& cols = F.cols;
         int m = actions(hs, C.max_side, C.nmax, rows);
         int n = actions(hs, C.min_side, C.nmin, cols);
-        std::vector<int> order_r(m), order_c(n);
+        std::vector<int>& order_r = F.order_r;
+        std::vector<int>& order_c = F.order_c;
+        order_r.resize(m);
+        order_c.resize(n);
         // A helper thread starts the top two levels' rows and columns elsewhere in the order
         // (rotated), so the two threads begin on different subtrees; deeper, the same order.
         int rot_r = 0, rot_c = 0;
-        if (order_flip && popcount128(hs.h[0]) + 1 >= S.root_depth) {
+        if (false && order_flip && popcount128(hs.h[0]) + 1 >= S.root_depth) {
             rot_r = (m * order_flip) / S.want_threads;
             rot_c = (n * order_flip) / S.want_threads;
         }
@@ -1413,7 +1506,7 @@ class Searcher {
             front(order_r, prev->hi_i);
             front(order_c, prev->hi_j);
         }
-        FlatMat lo_m(m, n, clo), hi_m(m, n, chi);
+        FlatMat lo_m(m, n, F.lo, clo), hi_m(m, n, F.hi, chi);
         auto probe = [&](int i, int j, Q a, Q b, Q& lo, Q& hi) {
             lo = lo_m[i][j];
             hi = hi_m[i][j];
@@ -1429,7 +1522,8 @@ class Searcher {
         // Serialised bounds: max side first (pure maxmin), then min side first (pure minmax).
         Q best = -INF;
         int best_i = order_r[0];
-        for (int i : std::vector<int>(order_r)) {
+        F.rcopy = order_r;
+        for (int i : F.rcopy) {
             Q row_min = INF;
             for (size_t jj = 0; jj < order_c.size(); ++jj) {
                 int j = order_c[jj];
@@ -1462,7 +1556,8 @@ class Searcher {
         // A pure saddle, if any, lies in the column where the best row has its minimum.
         {
             const Q* brow = lo_m[best_i];
-            std::vector<Q> colmax(n);
+            std::vector<Q>& colmax = F.colmax;
+            colmax.resize(n);
             for (int j = 0; j < n; ++j) {
                 Q mx = lo_m[0][j];
                 for (int i = 1; i < m; ++i) mx = qmax(mx, lo_m[i][j]);
@@ -1476,7 +1571,7 @@ class Searcher {
         }
         Q worst = INF;
         int best_j = order_c[0];
-        std::vector<int> rord;
+        std::vector<int>& rord = F.rord;
         for (int j : order_c) {
             Q col_max = -INF;
             rord = order_r;
@@ -1509,7 +1604,7 @@ class Searcher {
         out.b.hi_i = best_i;
         out.b.hi_j = best_j;
         if (best == worst) {
-            S.saddles.fetch_add(1, std::memory_order_relaxed);
+            ++c_saddles;
             out.b.lo = out.b.hi = best;
             if (want_strategies) {
                 out.x.assign(m, Q(0));
@@ -1524,7 +1619,7 @@ class Searcher {
         while (true) {
             GameSol sol_lo = solve_game(lo_m.mat());
             GameSol sol_hi = solve_game(hi_m.mat());
-            S.lps.fetch_add(1, std::memory_order_relaxed);
+            ++c_lps;
             Q lo_v = qmax(qmax(best, slo), sol_lo.value);
             Q hi_v = qmin(qmin(worst, shi), sol_hi.value);
             publish(hs, lo_v, hi_v);
@@ -1819,6 +1914,7 @@ void helper_main(Shared* S, int k) {
     } catch (std::exception&) {
         // A helper only fills the table; the main thread's result does not depend on it.
     }
+    h.flush();
 }
 
 void start_helpers(Shared& S) {
@@ -1891,6 +1987,7 @@ PyObject* search_value(PyObject* o, PyObject* args) {
         S.root_depth = popcount128(hs.h[0]);
         s.static_bounds(t, hs, S.root_lo, S.root_hi);
         Bounds b = s.value(t, hs, alpha, beta);
+        s.flush();
         S.root_done.store(true);
         return Py_BuildValue("(NN)", q_obj(b.lo), q_obj(b.hi));
     });
@@ -1917,12 +2014,14 @@ PyObject* search_solved(PyObject* o, PyObject* args) {
         int depth = popcount128(hs.h[0]);
         if (depth == 1) {
             Bounds b = s.value(t, hs, -INF, INF);
+            s.flush();
             return Py_BuildValue("(N[(iN)][(iN)])", q_obj(b.lo), 0, q_obj(Q(1)), 0, q_obj(Q(1)));
         }
         Key key = make_key(S.cfg.R, t, hs);
         Bounds found;
         bool have = S.tt.get(key, depth, found);
         Expanded e = s.expand(t, hs, -INF, INF, have ? &found : nullptr, true);
+        s.flush();
         if (!e.has_strategies) Py_RETURN_NONE;  // stopped by a limit
         S.tt.put(key, depth, e.b);
         PyObject* xs = PyList_New(0);

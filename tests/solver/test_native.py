@@ -1,0 +1,269 @@
+"""The compiled search core against the Python search (the reference): values equal, not close,
+on random positions of every kind the solver takes (standard, Logik, Profi with each tie rule,
+too-low choices, 2-player diff and 3-player paranoid); its placement against the kernel's; its
+canonical key against relabelling; limits, interrupts and memory budgets; bound certificates."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solver_helpers import random_position, relabel
+
+from solver import native
+from solver.api import solve
+from solver.baseline import baseline_value
+from solver.certificate import build_bound_certificate, build_certificate
+from solver.check import CertificateError, check_certificate
+from solver.errors import SolverError
+from solver.kernel import Kernel, to_table
+from solver.problem import make_problem
+from solver.search import Search, position_table
+from take6.notation import Position
+from take6.rules import ProfiTie, Rules
+
+pytestmark = pytest.mark.skipif(
+    not native.AVAILABLE, reason=f"compiled core not built: {native.unavailable_reason()}"
+)
+
+MEMORY = 1 << 22  # 4 MiB: small tables, so growth and replacement are exercised too
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[Position, str, int]:
+    """A random position with its objective and player: 2 players (diff or paranoid) with up
+    to 4 cards, or 3 players (paranoid) with up to 3; rows often long, so takes happen; Profi
+    with each tie rule."""
+    players = draw(st.sampled_from([2, 2, 3]))
+    k = draw(st.integers(1, 4 if players == 2 else 3))
+    variant = draw(st.sampled_from(["logik", "standard", "profi"]))
+    seed = draw(st.integers(0, 2**32))
+    long_rows = draw(st.booleans())
+    pos = random_position(random.Random(seed), variant, players, k, 12 * k + 20, long_rows)
+    if variant == "profi":
+        tie = draw(st.sampled_from(list(ProfiTie)))
+        rules = Rules.for_variant("profi", players, profi_tie=tie, hand_size=k)
+        pos = dataclasses.replace(pos, rules=rules)
+    objective = "diff" if players == 2 and draw(st.booleans()) else "paranoid"
+    return pos, objective, draw(st.integers(0, players - 1))
+
+
+def both(pos: Position, objective: str, player: int) -> tuple[Fraction, Fraction]:
+    """The value by the compiled core and by the Python search."""
+    fast, _ = solve(pos, objective, player, line=False, core="native", memory=MEMORY)
+    ref, _ = solve(pos, objective, player, line=False, core="python")
+    assert fast.core == "native" and ref.core == "python"
+    assert fast.value is not None and ref.value is not None
+    return fast.value, ref.value
+
+
+@settings(max_examples=150)
+@given(positions())
+def test_native_equals_python(case: tuple[Position, str, int]) -> None:
+    pos, objective, player = case
+    fast, ref = both(pos, objective, player)
+    assert fast == ref, str(pos)
+
+
+@settings(max_examples=60)
+@given(positions())
+def test_native_strategies_pass_the_independent_checker(case: tuple[Position, str, int]) -> None:
+    # Every node's value and both optimal strategies, read from the compiled core, re-proven
+    # by the checker (which replays each turn with the reference engine).
+    pos, objective, player = case
+    result, search = solve(pos, objective, player, line=False, core="native", memory=MEMORY)
+    assert result.value is not None
+    assert check_certificate(build_certificate(search)).value == result.value
+    assert check_certificate(build_bound_certificate(search)).value == result.value
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 10**9), st.sampled_from(["logik", "profi"]))
+def test_native_equals_baseline(seed: int, variant: str) -> None:
+    pos = random_position(random.Random(seed), variant, 2, 3, top=50)
+    fast, _ = solve(pos, line=False, core="native", memory=MEMORY)
+    assert fast.value == baseline_value(make_problem(pos)), str(pos)
+
+
+@pytest.mark.parametrize("k", [5, 6])
+@pytest.mark.parametrize("seed", range(3))
+def test_logik_deals_equal(k: int, seed: int) -> None:
+    # Real Logik deals (deck 1..2k+4, single-card rows): values with long denominators.
+    rng = random.Random(seed)
+    cards = list(range(1, 2 * k + 5))
+    rng.shuffle(cards)
+    pos = Position.create(
+        "logik", [[c] for c in cards[2 * k :]], [cards[:k], cards[k : 2 * k]], deck=2 * k + 4
+    )
+    fast, ref = both(pos, "diff", 0)
+    assert fast == ref, str(pos)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[list[list[int]], int]:
+    n = draw(st.integers(1, 6))
+    cards = draw(st.lists(st.integers(1, 104), min_size=n * 5 + 1, max_size=n * 5 + 1, unique=True))
+    rows: list[list[int]] = []
+    i = 0
+    for _ in range(n):
+        length = draw(st.integers(1, 5))
+        rows.append(sorted(cards[i : i + length]))
+        i += length
+    return rows, cards[-1]
+
+
+@settings(max_examples=300)
+@given(tables(), st.sampled_from(["standard", "profi"]), st.sampled_from(list(ProfiTie)))
+def test_native_placement_equals_kernel(
+    case: tuple[list[list[int]], int], variant: str, tie: ProfiTie
+) -> None:
+    rows, card = case
+    if any(card in r for r in rows):
+        return
+    rules = Rules.for_variant(variant, 2, profi_tie=tie)
+    pos = Position.create(variant, [[c] for c in range(1, 5)], [[10], [11]])
+    problem = make_problem(dataclasses.replace(pos, rules=rules))
+    search = native.NativeSearch(problem, memory=native.MIN_MEMORY)
+    table = to_table(rows)
+    assert search.place(table, card) == Kernel(rules).place(table, card)
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 10**9))
+def test_relabelled_positions_share_a_key_and_a_value(seed: int) -> None:
+    rng = random.Random(seed)
+    pos = random_position(rng, "logik", 2, 3, top=50)
+    other = relabel(pos, rng)
+    if other is None:
+        return
+    problem = make_problem(pos)
+    search = native.NativeSearch(problem, memory=native.MIN_MEMORY)
+    assert search.key(*position_table(problem)) == search.key(*position_table(make_problem(other)))
+    assert both(other, "diff", 0)[0] == both(pos, "diff", 0)[0]
+
+
+def test_limits_and_interrupts_give_proven_bounds() -> None:
+    pos = random_position(random.Random(7), "logik", 2, 6, top=40)
+    exact, _ = solve(pos, line=False, core="native")
+    assert exact.value is not None
+    for limit in (1, 50, 2000):
+        part, _ = solve(pos, node_limit=limit, line=False, core="native")
+        assert part.lower <= exact.value <= part.upper
+        if not part.solved:
+            assert part.value is None and not part.interrupted
+
+    calls: list[tuple[Fraction, Fraction]] = []
+
+    def interrupt(
+        nodes: int, filled: int, cap: int, secs: float, lo: Fraction, hi: Fraction
+    ) -> None:
+        calls.append((lo, hi))
+        raise KeyboardInterrupt
+
+    # A search long enough to reach a progress report, stopped there as by Ctrl-C.
+    big = random_position(random.Random(3), "logik", 2, 8, top=24, long_rows=False)
+    got, _ = solve(big, line=False, core="native", progress=interrupt)
+    assert calls, "the search ended before its first progress report"
+    assert got.interrupted and not got.solved
+    assert got.lower <= calls[-1][1] and calls[-1][0] <= got.upper
+
+
+def test_python_core_ctrl_c_keeps_bounds() -> None:
+    # The Python search on Ctrl-C: one stopped pass over the root gives proven bounds.
+    pos = random_position(random.Random(7), "logik", 2, 5, top=40)
+    exact, _ = solve(pos, line=False, core="python")
+    assert exact.value is not None
+    problem = make_problem(pos)
+    search = Search(problem)
+    ticks = 0
+    original = search._tick
+
+    def tick() -> None:
+        nonlocal ticks
+        ticks += 1
+        if ticks == 200:
+            raise KeyboardInterrupt
+        original()
+
+    search._tick = tick  # type: ignore[method-assign]
+    table, hands = position_table(problem)
+    try:
+        search.value(table, hands)
+    except KeyboardInterrupt:
+        search.stopped = True
+    entry = search.value(table, hands)
+    assert entry.lo <= exact.value <= entry.hi
+
+
+def test_small_memory_budget_is_kept_and_values_equal() -> None:
+    pos = random_position(random.Random(11), "logik", 2, 6, top=40)
+    problem = make_problem(pos)
+    table, hands = position_table(problem)
+    budget = 1 << 20
+    search = native.NativeSearch(problem, memory=budget)
+    value = search.solved(table, hands).value
+    assert search.stats.table_bytes <= budget
+    assert value == Search(problem).solved(table, hands).value
+
+
+def test_memory_budgets() -> None:
+    assert native.parse_memory("512M") == 512 << 20
+    assert native.parse_memory("1.5GiB") == 3 << 29
+    assert native.parse_memory("4096") == 4096
+    for bad in ("", "abc", "-1G", "nan", "inf", "0"):
+        with pytest.raises(SolverError):
+            native.parse_memory(bad)
+    with pytest.raises(SolverError, match="minimum"):
+        native.check_memory(1000)
+    if native.physical_memory():
+        with pytest.raises(SolverError, match="physical memory"):
+            native.check_memory(native.physical_memory() * 2)
+
+
+def test_tampered_bound_certificate_is_refused() -> None:
+    pos = random_position(random.Random(5), "logik", 2, 4, top=40)
+    result, search = solve(pos, line=False, core="native")
+    cert = build_bound_certificate(search)
+    assert check_certificate(cert).value == result.value
+    assert result.value is not None
+    # Claim a better root value: the root's lower proof must fail.
+    bad = dict(cert)
+    better = result.value + Fraction(1, 7)
+    bad["value"] = f"{better.numerator}/{better.denominator}"
+    with pytest.raises(CertificateError):
+        check_certificate(bad)
+    # Raise every lower claim: some node's strategy no longer guarantees it.
+    raised = {
+        key: {**node, "lower": f"{Fraction(node['lower']) + 1}"} if "lower" in node else node
+        for key, node in cert["nodes"].items()
+    }
+    with pytest.raises(CertificateError):
+        check_certificate({**cert, "nodes": raised})
+
+
+def test_cli_cores_agree_and_say_which_ran() -> None:
+    pos = "logik:12 3/7/10/12 1,5,9,11|2,4,6,8"
+    out = {}
+    for core in ("native", "python"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "take6.cli", "solve", pos, "--core", core, "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        out[core] = json.loads(proc.stdout)
+        assert out[core]["core"] == core
+    assert out["native"]["value"] == out["python"]["value"] == "-1/3"
+    bad = subprocess.run(
+        [sys.executable, "-m", "take6.cli", "solve", pos, "--memory", "10K"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "minimum" in bad.stderr
