@@ -30,9 +30,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+
+#include <sys/mman.h>
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <functional>
+#include <mutex>
 #include <thread>
 #include <memory>
 #include <numeric>
@@ -566,6 +570,22 @@ inline void store_q(const Q& v, bool lower, int32_t& n, uint32_t& d) {
 }
 
 const u64 START_BUCKETS = u64(1) << 17;  // 16 MiB
+
+// Zeroed memory for the table straight from the kernel, in 2 MiB huge pages where the system
+// allows (madvise): a random probe of a table of gigabytes then misses the TLB far less often,
+// and the kernel zeroes it in 512 times fewer faults.
+inline Bucket* alloc_buckets(u64 n) {
+    size_t bytes = n * sizeof(Bucket);
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return static_cast<Bucket*>(p);
+}
+inline void free_buckets(Bucket* b, u64 n) {
+    if (b) munmap(b, n * sizeof(Bucket));
+}
 const int LOCK_BITS = 16;
 
 struct TT {
@@ -585,10 +605,10 @@ struct TT {
         budget = bytes;
         if (max_buckets() < 16) return false;
         n = std::min(START_BUCKETS, max_buckets());
-        buckets = static_cast<Bucket*>(std::calloc(n, sizeof(Bucket)));
+        buckets = alloc_buckets(n);
         return buckets != nullptr;
     }
-    ~TT() { std::free(buckets); }
+    ~TT() { free_buckets(buckets, n); }
     u64 capacity() const { return n * 4; }
     u64 bytes() const { return bytes_for(n); }
 
@@ -664,7 +684,7 @@ struct TT {
         u64 room = max_buckets() > n ? max_buckets() - n : 0;
         want = std::min(want, room);
         if (want <= n) return false;
-        Bucket* nb = static_cast<Bucket*>(std::calloc(want, sizeof(Bucket)));
+        Bucket* nb = alloc_buckets(want);
         if (!nb) return false;
         Bucket* old = buckets;
         u64 old_n = n;
@@ -682,7 +702,7 @@ struct TT {
                 }
             }
         filled.store(count);
-        std::free(old);
+        free_buckets(old, old_n);
         return true;
     }
 
@@ -1124,20 +1144,19 @@ struct Shared {
     std::atomic<u64> exact_out[33] = {};   // expansions that ended exact
     std::atomic<bool> stopped{false};
     std::atomic<bool> root_done{false};
+    // Growing the table while worker threads run: the main thread sets pause, waits until
+    // every active worker has stopped at a safe point, grows, and releases them.
+    std::atomic<bool> pause{false};
+    std::atomic<bool> threads_running{false};
+    std::atomic<int> active{0};
+    std::atomic<int> paused{0};
     // The root's proven bounds so far (written by the main thread, read by progress).
     int root_depth = -1;
+    std::mutex root_mu;
     Q root_lo, root_hi;
-    // Helper threads (lazy SMP): started by the main thread's poll once a search has run for a
-    // while, on the root it is searching.
+    // Threads that share the root's cells (the table is grown to the budget before they run).
     int want_threads = 1;
     int exact_depth = 2;
-    bool helpers_started = false;
-    bool root_set = false;
-    std::vector<std::thread> helpers;
-    Table root_t;
-    Hands root_hs;
-    Q root_alpha, root_beta;
-    double search_start = 0;
     u64 node_limit = 0;  // 0: none
     double deadline = 0;  // 0: none (seconds on the steady clock)
 };
@@ -1156,7 +1175,7 @@ struct Expanded {
 };
 
 struct Frame {
-    std::vector<int> rows, cols, order_r, order_c, rcopy, rord;
+    std::vector<int> rows, cols, order_r, order_c, rcopy, ccopy, rord;
     std::vector<Q> lo, hi, colmax;
 };
 
@@ -1165,14 +1184,14 @@ class Searcher {
     Frame frames[34];
     Shared& S;
     const Config& C;
-    int order_flip;  // a helper thread tries its actions in another order
+    int worker;  // 0: the main thread; 1..: the threads that share the root's cells
     bool is_main = false;
     u64 local_nodes = 0;
     // Called on the main thread between nodes (progress, signals); may throw Stopped.
     void (*poll)(void*) = nullptr;
     void* poll_ctx = nullptr;
 
-    Searcher(Shared& s, int flip) : S(s), C(s.cfg), order_flip(flip) {}
+    Searcher(Shared& s, int w) : S(s), C(s.cfg), worker(w) {}
 
     void static_bounds(const Table& t, const Hands& hs, Q& lo, Q& hi) const {
         i64 total = 0;
@@ -1206,9 +1225,19 @@ class Searcher {
         c_nodes = c_lps = c_saddles = c_hits = 0;
     }
 
+    // A worker thread stops here while the main thread grows the table (tick is called only
+    // between table operations, so no thread holds a slot then).
+    void wait_if_paused() {
+        if (!S.pause.load()) return;
+        S.paused.fetch_add(1);
+        while (S.pause.load()) std::this_thread::yield();
+        S.paused.fetch_sub(1);
+    }
+
     inline void tick() {
         ++c_nodes;
         ++local_nodes;
+        if (worker && S.pause.load(std::memory_order_relaxed)) wait_if_paused();
         if ((local_nodes & 255) == 0) {
             flush();
             if (S.node_limit && S.nodes.load(std::memory_order_relaxed) > S.node_limit)
@@ -1221,8 +1250,9 @@ class Searcher {
         }
     }
 
-    inline void publish(const Hands& hs, Q lo, Q hi) {
+    inline void publish(const Hands& hs, const Q& lo, const Q& hi) {
         if (is_main && popcount128(hs.h[0]) == S.root_depth) {
+            std::lock_guard<std::mutex> g(S.root_mu);
             if (lo > S.root_lo) S.root_lo = lo;
             if (hi < S.root_hi) S.root_hi = hi;
         }
@@ -1488,15 +1518,8 @@ class Searcher {
         std::vector<int>& order_c = F.order_c;
         order_r.resize(m);
         order_c.resize(n);
-        // A helper thread starts the top two levels' rows and columns elsewhere in the order
-        // (rotated), so the two threads begin on different subtrees; deeper, the same order.
-        int rot_r = 0, rot_c = 0;
-        if (false && order_flip && popcount128(hs.h[0]) + 1 >= S.root_depth) {
-            rot_r = (m * order_flip) / S.want_threads;
-            rot_c = (n * order_flip) / S.want_threads;
-        }
-        for (int i = 0; i < m; ++i) order_r[i] = (i + rot_r) % m;
-        for (int j = 0; j < n; ++j) order_c[j] = (j + rot_c) % n;
+        for (int i = 0; i < m; ++i) order_r[i] = i;
+        for (int j = 0; j < n; ++j) order_c[j] = j;
         if (prev && prev->hi_i >= 0 && prev->hi_i < m && prev->hi_j < n) {
             auto front = [](std::vector<int>& v, int x) {
                 auto it = std::find(v.begin(), v.end(), x);
@@ -1507,99 +1530,294 @@ class Searcher {
             front(order_c, prev->hi_j);
         }
         FlatMat lo_m(m, n, F.lo, clo), hi_m(m, n, F.hi, chi);
-        auto probe = [&](int i, int j, Q a, Q b, Q& lo, Q& hi) {
+        // At the root, with threads > 1, the cells of a phase are shared out among threads
+        // (young brothers wait: the first row's cells in parallel, then the other rows, each
+        // on one thread); every thread keeps its own searcher and work space, the table is
+        // shared. Elsewhere the same loops run on this thread alone.
+        const bool par = is_main && S.want_threads > 1 && dd == S.root_depth && m * n > 1;
+        std::mutex mu;  // guards best, worst, best_i, best_j, the flags (cells are owned)
+        auto probe_with = [&](Searcher& sr, int i, int j, Q a, Q b, Q& lo, Q& hi) {
             lo = lo_m[i][j];
             hi = hi_m[i][j];
             if (lo < hi && hi > a && lo < b) {
                 Q glo, ghi;
-                cell(t, hs, &rows[i * C.nmax], &cols[j * C.nmin], a, b, glo, ghi);
+                sr.cell(t, hs, &rows[i * C.nmax], &cols[j * C.nmin], a, b, glo, ghi);
                 lo = qmax(lo, glo);
                 hi = qmin(hi, ghi);
                 lo_m[i][j] = lo;
                 hi_m[i][j] = hi;
             }
         };
-        // Serialised bounds: max side first (pure maxmin), then min side first (pure minmax).
-        Q best = -INF;
-        int best_i = order_r[0];
-        F.rcopy = order_r;
-        for (int i : F.rcopy) {
+        auto probe = [&](int i, int j, Q a, Q b, Q& lo, Q& hi) {
+            probe_with(*this, i, j, a, b, lo, hi);
+        };
+        // Run task(searcher, k) for k = 0..count-1: in order here, or pulled by several threads.
+        auto par_for = [&](int count, const std::function<bool(Searcher&, int)>& task) {
+            if (!par || count < 2) {
+                for (int k = 0; k < count; ++k)
+                    if (!task(*this, k)) break;
+                return;
+            }
+            S.tt.maybe_grow();  // no other thread runs between two parallel sections
+            S.threads_running.store(true);
+            std::atomic<int> next{0};
+            std::atomic<bool> halt{false};
+            auto body = [&](Searcher& sr) {
+                int k;
+                while (!halt.load() && (k = next.fetch_add(1)) < count)
+                    if (!task(sr, k)) halt.store(true);
+            };
+            std::vector<std::thread> ths;
+            std::vector<std::exception_ptr> errs(S.want_threads);
+            for (int w = 1; w < S.want_threads; ++w)
+                ths.emplace_back([&, w]() {
+                    S.active.fetch_add(1);
+                    try {
+                        Searcher sr(S, w);
+                        sr.wait_if_paused();  // (before any access to the table)
+                        body(sr);
+                        sr.flush();
+                    } catch (...) {
+                        errs[w] = std::current_exception();
+                        halt.store(true);
+                    }
+                    S.active.fetch_sub(1);
+                });
+            try {
+                body(*this);
+            } catch (...) {
+                halt.store(true);
+                for (auto& th : ths) th.join();
+                S.threads_running.store(false);
+                throw;
+            }
+            for (auto& th : ths) th.join();
+            S.threads_running.store(false);
+            for (auto& e : errs)
+                if (e) std::rethrow_exception(e);
+        };
+        // Serialised bounds: the max side committing first gives a lower bound (pure maxmin),
+        // the min side first an upper bound (pure minmax); alpha-beta on each. Which runs first
+        // is decided by the first cell: one at or below alpha suggests a fail low, proven by
+        // the min phase alone (one column at or below alpha), so it goes first; otherwise the
+        // max phase (as the Python search always does). Either phase stops early once the
+        // bounds meet (a saddle) or leave the window.
+        Q best = -INF, worst = INF;
+        int best_i = order_r[0], best_j = order_c[0];
+        bool max_done = false, min_done = false, cut = false;
+        // One row of the max phase, its columns in the order `corder` (killer moves to front).
+        // False when the phase is decided (a cutoff or a saddle).
+        auto row_task = [&](Searcher& sr, int i, std::vector<int>& corder) -> bool {
             Q row_min = INF;
-            for (size_t jj = 0; jj < order_c.size(); ++jj) {
-                int j = order_c[jj];
-                Q bar = qmax(alpha, best);
+            for (size_t jj = 0; jj < corder.size(); ++jj) {
+                int j = corder[jj];
+                Q bar;
+                {
+                    std::lock_guard<std::mutex> g(mu);
+                    if (cut) return false;
+                    bar = qmax(alpha, best);
+                }
                 Q lo, hi;
-                probe(i, j, bar, qmin(beta, row_min), lo, hi);
+                probe_with(sr, i, j, bar, qmin(beta, row_min), lo, hi);
                 if (hi <= bar) {
                     row_min = -INF;
                     if (jj != 0) {  // killer: the column that refuted this row goes first
-                        order_c.erase(order_c.begin() + jj);
-                        order_c.insert(order_c.begin(), j);
+                        corder.erase(corder.begin() + jj);
+                        corder.insert(corder.begin(), j);
                     }
                     break;
                 }
                 row_min = qmin(row_min, lo);
             }
+            std::lock_guard<std::mutex> g(mu);
             if (row_min > best) {
                 best = row_min;
                 best_i = i;
                 publish(hs, best, INF);
             }
-            if (best >= beta) {
-                out.b.lo = qmax(best, slo);
-                out.b.hi = shi;
-                out.b.hi_i = best_i;
-                out.b.hi_j = order_c[0];
-                return out;
-            }
-        }
-        // A pure saddle, if any, lies in the column where the best row has its minimum.
-        {
-            const Q* brow = lo_m[best_i];
-            std::vector<Q>& colmax = F.colmax;
-            colmax.resize(n);
-            for (int j = 0; j < n; ++j) {
-                Q mx = lo_m[0][j];
-                for (int i = 1; i < m; ++i) mx = qmax(mx, lo_m[i][j]);
-                colmax[j] = mx;
-            }
-            std::stable_sort(order_c.begin(), order_c.end(), [&](int x, int y) {
-                int c = cmp(brow[x], brow[y]);
-                if (c != 0) return c < 0;
-                return colmax[x] < colmax[y];
-            });
-        }
-        Q worst = INF;
-        int best_j = order_c[0];
-        std::vector<int>& rord = F.rord;
-        for (int j : order_c) {
+            if (best >= beta || best >= worst) cut = true;
+            return !cut;
+        };
+        auto col_task = [&](Searcher& sr, int j, std::vector<int>& rord) -> bool {
             Q col_max = -INF;
             rord = order_r;
             std::stable_sort(rord.begin(), rord.end(),
                              [&](int x, int y) { return lo_m[x][j] > lo_m[y][j]; });
             for (int i : rord) {
-                Q bar = qmin(beta, worst);
+                Q bar;
+                {
+                    std::lock_guard<std::mutex> g(mu);
+                    if (cut) return false;
+                    bar = qmin(beta, worst);
+                }
                 Q lo, hi;
-                probe(i, j, qmax(alpha, col_max), bar, lo, hi);
+                probe_with(sr, i, j, qmax(alpha, col_max), bar, lo, hi);
                 if (lo >= bar) {
                     col_max = INF;
                     break;
                 }
                 col_max = qmax(col_max, hi);
             }
+            std::lock_guard<std::mutex> g(mu);
             if (col_max < worst) {
                 worst = col_max;
                 best_j = j;
                 publish(hs, -INF, worst);
+            }
+            if (worst <= alpha || worst <= best) cut = true;
+            return !cut;
+        };
+        // returns true when the node is decided (a cutoff): `out` holds the result
+        auto max_phase = [&]() -> bool {
+            if (min_done) {
+                // Rows most likely to reach the upper bound first: high in the best column.
+                std::vector<Q>& rowmin = F.colmax;
+                rowmin.resize(m);
+                for (int i = 0; i < m; ++i) {
+                    Q mn = hi_m[i][0];
+                    for (int j = 1; j < n; ++j) mn = qmin(mn, hi_m[i][j]);
+                    rowmin[i] = mn;
+                }
+                std::stable_sort(order_r.begin(), order_r.end(), [&](int x, int y) {
+                    int c = cmp(hi_m[x][best_j], hi_m[y][best_j]);
+                    if (c != 0) return c > 0;
+                    return rowmin[x] > rowmin[y];
+                });
+                auto it = std::find(order_c.begin(), order_c.end(), best_j);
+                order_c.erase(it);
+                order_c.insert(order_c.begin(), best_j);
+            }
+            cut = false;
+            F.rcopy = order_r;
+            if (!par) {
+                for (int i : F.rcopy)
+                    if (!row_task(*this, i, order_c)) break;
+            } else {
+                // The first row's cells in parallel (its minimum bounds every later row)...
+                int i0 = F.rcopy[0];
+                Q row_min = INF;
+                bool refuted = false;
+                std::vector<int> first = order_c;
+                par_for(n, [&](Searcher& sr, int k) -> bool {
+                    int j = first[k];
+                    Q rm;
+                    {
+                        std::lock_guard<std::mutex> g(mu);
+                        if (refuted) return false;
+                        rm = row_min;
+                    }
+                    Q lo, hi;
+                    probe_with(sr, i0, j, alpha, qmin(beta, rm), lo, hi);
+                    std::lock_guard<std::mutex> g(mu);
+                    if (hi <= alpha) {
+                        refuted = true;
+                        return false;
+                    }
+                    row_min = qmin(row_min, lo);
+                    return true;
+                });
+                if (!refuted && row_min > best) {
+                    best = row_min;
+                    best_i = i0;
+                    publish(hs, best, INF);
+                }
+                if (best >= beta || best >= worst) cut = true;
+                // ... then the other rows, one per thread, each with its own column order.
+                if (!cut) {
+                    std::vector<std::vector<int>> orders(S.want_threads, order_c);
+                    par_for(m - 1, [&](Searcher& sr, int k) -> bool {
+                        return row_task(sr, F.rcopy[k + 1], orders[sr.worker]);
+                    });
+                }
+            }
+            if (best >= beta) {
+                out.b.lo = qmax(best, slo);
+                out.b.hi = qmin(worst, shi);
+                out.b.hi_i = best_i;
+                out.b.hi_j = min_done ? best_j : order_c[0];
+                return true;
+            }
+            max_done = true;
+            return false;
+        };
+        auto min_phase = [&]() -> bool {
+            if (max_done) {
+                // A pure saddle, if any, lies in the column where the best row has its minimum.
+                const Q* brow = lo_m[best_i];
+                std::vector<Q>& colmax = F.colmax;
+                colmax.resize(n);
+                for (int j = 0; j < n; ++j) {
+                    Q mx = lo_m[0][j];
+                    for (int i = 1; i < m; ++i) mx = qmax(mx, lo_m[i][j]);
+                    colmax[j] = mx;
+                }
+                std::stable_sort(order_c.begin(), order_c.end(), [&](int x, int y) {
+                    int c = cmp(brow[x], brow[y]);
+                    if (c != 0) return c < 0;
+                    return colmax[x] < colmax[y];
+                });
+            }
+            cut = false;
+            F.ccopy = order_c;
+            if (!par) {
+                for (int j : F.ccopy)
+                    if (!col_task(*this, j, F.rord)) break;
+            } else {
+                int j0 = F.ccopy[0];
+                Q col_max = -INF;
+                bool refuted = false;
+                std::vector<int> first = order_r;
+                std::stable_sort(first.begin(), first.end(),
+                                 [&](int x, int y) { return lo_m[x][j0] > lo_m[y][j0]; });
+                par_for(m, [&](Searcher& sr, int k) -> bool {
+                    int i = first[k];
+                    Q cm;
+                    {
+                        std::lock_guard<std::mutex> g(mu);
+                        if (refuted) return false;
+                        cm = col_max;
+                    }
+                    Q lo, hi;
+                    probe_with(sr, i, j0, qmax(alpha, cm), beta, lo, hi);
+                    std::lock_guard<std::mutex> g(mu);
+                    if (lo >= beta) {
+                        refuted = true;
+                        return false;
+                    }
+                    col_max = qmax(col_max, hi);
+                    return true;
+                });
+                if (!refuted && col_max < worst) {
+                    worst = col_max;
+                    best_j = j0;
+                    publish(hs, -INF, worst);
+                }
+                if (worst <= alpha || worst <= best) cut = true;
+                if (!cut) {
+                    std::vector<std::vector<int>> rords(S.want_threads);
+                    par_for(n - 1, [&](Searcher& sr, int k) -> bool {
+                        return col_task(sr, F.ccopy[k + 1], rords[sr.worker]);
+                    });
+                }
             }
             if (worst <= alpha) {
                 out.b.lo = qmax(best, slo);
                 out.b.hi = qmin(worst, shi);
                 out.b.hi_i = best_i;
                 out.b.hi_j = best_j;
-                return out;
+                return true;
             }
-            if (worst <= best) break;
+            min_done = true;
+            return false;
+        };
+        {
+            Q lo, hi;
+            probe(order_r[0], order_c[0], alpha, beta, lo, hi);
+            if (hi <= alpha) {
+                if (min_phase() || max_phase()) return out;
+            } else {
+                if (max_phase() || min_phase()) return out;
+            }
         }
         out.b.hi_i = best_i;
         out.b.hi_j = best_j;
@@ -1651,18 +1869,21 @@ class Searcher {
                 for (int i = 0; i < m; ++i)
                     for (int j = 0; j < n; ++j)
                         if (lo_m[i][j] != hi_m[i][j]) todo.emplace_back(i, j);
-            bool changed = false;
-            for (auto [i, j] : todo) {
+            std::atomic<bool> changed{false};
+            par_for(int(todo.size()), [&](Searcher& sr, int k) -> bool {
+                auto [i, j] = todo[k];
                 Q b0 = lo_m[i][j], b1 = hi_m[i][j];
                 Q lo, hi;
-                probe(i, j, lo_v, hi_v, lo, hi);
-                if (lo != b0 || hi != b1) changed = true;
-            }
-            if (!changed)
-                for (auto [i, j] : todo) {
+                probe_with(sr, i, j, lo_v, hi_v, lo, hi);
+                if (lo != b0 || hi != b1) changed.store(true);
+                return true;
+            });
+            if (!changed.load())
+                par_for(int(todo.size()), [&](Searcher& sr, int k) -> bool {
                     Q lo, hi;
-                    probe(i, j, -INF, INF, lo, hi);
-                }
+                    probe_with(sr, todo[k].first, todo[k].second, -INF, INF, lo, hi);
+                    return true;
+                });
         }
     }
 };
@@ -1698,19 +1919,19 @@ struct PollCtx {
     bool error;  // a Python exception is pending (KeyboardInterrupt, or the callback raised)
 };
 
-void start_helpers(Shared& S);
-
 void poll_main(void* p) {
     PollCtx* ctx = static_cast<PollCtx*>(p);
     SearchObject* self = ctx->self;
     if (ctx->error) return;
     Shared& SH = *self->shared;
-    if (!SH.helpers_started) {
-        if (SH.want_threads > 1 && SH.root_set && now_s() - SH.search_start > 0.5) {
-            SH.tt.grow(SH.tt.max_buckets());  // the whole budget before a second thread runs
-            start_helpers(SH);
-        } else {
+    if (SH.tt.filled.load() * 2 > SH.tt.capacity()) {
+        if (!SH.threads_running.load()) {
             SH.tt.maybe_grow();
+        } else {
+            SH.pause.store(true);
+            while (SH.paused.load() < SH.active.load()) std::this_thread::yield();
+            SH.tt.maybe_grow();
+            SH.pause.store(false);
         }
     }
     if (PyErr_CheckSignals() < 0) {
@@ -1725,10 +1946,16 @@ void poll_main(void* p) {
         if (t - self->last_progress >= self->progress_every) {
             self->last_progress = t;
             Shared& S = *self->shared;
+            Q root_lo, root_hi;
+            {
+                std::lock_guard<std::mutex> g(S.root_mu);
+                root_lo = S.root_lo;
+                root_hi = S.root_hi;
+            }
             PyObject* r = PyObject_CallFunction(
                 self->progress, "KKKdNN", (unsigned long long)S.nodes.load(),
                 (unsigned long long)S.tt.filled.load(), (unsigned long long)S.tt.capacity(),
-                t - self->started, q_obj(S.root_lo), q_obj(S.root_hi));
+                t - self->started, q_obj(root_lo), q_obj(root_hi));
             if (!r) {
                 if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
                     PyErr_Clear();
@@ -1899,35 +2126,7 @@ bool q_from(PyObject* o, Q& q) {
     return true;
 }
 
-void helper_main(Shared* S, int k) {
-    Searcher h(*S, k);
-    Table t = S->root_t;
-    Hands hs = S->root_hs;
-    Q alpha = S->root_alpha, beta = S->root_beta;
-    try {
-        // The same root in another move order, searched again while the main thread works;
-        // every bound it stores is proven, so it can only help.
-        while (!S->root_done.load() && !S->stopped.load()) {
-            Bounds b = h.value(t, hs, alpha, beta);
-            if (b.lo == b.hi || b.hi <= alpha || b.lo >= beta) break;
-        }
-    } catch (std::exception&) {
-        // A helper only fills the table; the main thread's result does not depend on it.
-    }
-    h.flush();
-}
-
-void start_helpers(Shared& S) {
-    S.helpers_started = true;
-    for (int k = 1; k < S.want_threads; ++k) S.helpers.emplace_back(helper_main, &S, k);
-}
-
-void join_helpers(Shared& S) {
-    S.root_done.store(true);
-    for (auto& th : S.helpers) th.join();
-    S.helpers.clear();
-    S.root_set = false;
-}
+void join_helpers(Shared& S) { S.root_done.store(true); }
 
 // Run fn on the main thread, with polling (progress, Ctrl-C, table growth, helper threads).
 template <class F>
@@ -1938,8 +2137,6 @@ PyObject* run_search(SearchObject* self, F fn) {
     self->started = now_s();
     self->last_progress = self->started;
     S.root_done.store(false);
-    S.helpers_started = false;
-    S.search_start = self->started;
     PyObject* result = nullptr;
     try {
         result = fn(ctx);
@@ -1975,11 +2172,6 @@ PyObject* search_value(PyObject* o, PyObject* args) {
     return run_search(self, [&](PollCtx& ctx) -> PyObject* {
         Shared& S = *self->shared;
         S.want_threads = self->threads;
-        S.root_t = t;
-        S.root_hs = hs;
-        S.root_alpha = alpha;
-        S.root_beta = beta;
-        S.root_set = true;
         Searcher s(S, 0);
         s.is_main = true;
         s.poll = poll_main;
