@@ -1174,6 +1174,8 @@ struct Expanded {
     bool has_strategies = false;
 };
 
+const int PAR_DEPTH = 6;
+
 struct Frame {
     std::vector<int> rows, cols, order_r, order_c, rcopy, ccopy, rord;
     std::vector<Q> lo, hi, colmax;
@@ -1530,11 +1532,14 @@ class Searcher {
             front(order_c, prev->hi_j);
         }
         FlatMat lo_m(m, n, F.lo, clo), hi_m(m, n, F.hi, chi);
-        // At the root, with threads > 1, the cells of a phase are shared out among threads
-        // (young brothers wait: the first row's cells in parallel, then the other rows, each
-        // on one thread); every thread keeps its own searcher and work space, the table is
-        // shared. Elsewhere the same loops run on this thread alone.
-        const bool par = is_main && S.want_threads > 1 && dd == S.root_depth && m * n > 1;
+        // With threads > 1, the cells of a phase are shared out among threads (young brothers
+        // wait: the first row's cells in parallel, then the other rows, each on one thread);
+        // every thread keeps its own searcher and work space, the table is shared. That is done
+        // on the main thread's path wherever no parallel section is running yet (the root, and
+        // below it the eldest brother that the root searches alone first), for positions of at
+        // least PAR_DEPTH cards a hand; elsewhere the same loops run on one thread.
+        const bool par = is_main && S.want_threads > 1 && dd >= PAR_DEPTH && m * n > 1 &&
+                         !S.threads_running.load();
         std::mutex mu;  // guards best, worst, best_i, best_j, the flags (cells are owned)
         auto probe_with = [&](Searcher& sr, int i, int j, Q a, Q b, Q& lo, Q& hi) {
             lo = lo_m[i][j];
