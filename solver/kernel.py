@@ -25,14 +25,25 @@ Canonical key (:meth:`Kernel.key`), used by the transposition table:
   index, see :data:`solver.search.IndexStrategy`).
   A row above every hand card can never receive a card again, only be taken: its length and
   position do not matter, so such rows are keyed by heads alone (sorted).
+  A row with fewer hand cards above its last card than it has room for (``capacity - length``)
+  can never be filled either: every card placed on it lies above its last card, which only
+  grows, so no sixth card can arrive; it can still receive cards and be taken as too low, but
+  its length no longer matters, and is keyed as :data:`NEVER_FULL`. (The count is read off the
+  key itself, so equal keys agree on it.)
+
+The compiled core (``solver/native/_core.cpp``) builds the same key and hashes it to 128 bits.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from take6.cards import HEADS
 from take6.rules import ProfiTie, Rules
+
+NEVER_FULL = 255
+"""The length keyed for a row that can never be filled (see the module docstring)."""
 
 KRow = tuple[int, int, int, int]
 """``(last, first, length, heads)``."""
@@ -127,11 +138,15 @@ class Kernel:
             (c, p * 8 + HEADS[c]) for p, h in enumerate(hands) for c in h
         ]
         top = max(c for c, _ in items)
+        cards = sorted(c for c, _ in items)
         high: list[int] = []
         for last, _first, length, hd in table:
             if last > top:
                 high.append(hd)
             else:
+                above = len(cards) - bisect_right(cards, last)
+                if above <= self.capacity - length:
+                    length = NEVER_FULL
                 items.append((last, (length, hd)))
         items.sort()
         high.sort()

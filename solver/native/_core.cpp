@@ -1344,6 +1344,8 @@ class Searcher {
     // positions.
     Bounds exact2(const Table& t, const Hands& hs) {
         ++c_nodes;
+        if (S.node_limit && S.nodes.load(std::memory_order_relaxed) + c_nodes > S.node_limit)
+            S.stopped.store(true);  // (this node is still solved: exact2 is exact)
         int ca[2], cb[2];
         cards_of(hs.h[C.max_side[0]], ca);
         cards_of(hs.h[C.min_side[0]], cb);

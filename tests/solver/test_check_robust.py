@@ -44,7 +44,8 @@ def _bad(key: str, value: Any) -> Any:
 
 def _bad_node_value(value: Any) -> Any:
     def change(c: dict[str, Any]) -> None:
-        _first_node(c)["value"] = value
+        node = _first_node(c)
+        node["lower" if "lower" in node else "upper"] = value
 
     return change
 
@@ -71,7 +72,7 @@ TAMPERS = [
     (_bad("value", "٣"), "is not an exact number"),
     (_bad("value", 0.5), "is not an exact number"),
     (_bad("nodes", []), "'nodes' must be an object"),
-    (_bad_node_value("9" * 5000 + "/7"), "digits"),
+    (_bad_node_value("9" * (MAX_NUMBER_DIGITS + 1) + "/7"), "digits"),
     (_bad_probability("1e999999999"), "is not an exact number"),
     (_bad_probability([1] * 10_000), "is not an exact number"),
 ]

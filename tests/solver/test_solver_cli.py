@@ -58,14 +58,16 @@ def test_tampered_certificate_fails(tmp_path: Path, capsys: pytest.CaptureFixtur
     cert = tmp_path / "cert.json"
     assert main(["solve", MIXED, "--certificate", str(cert)]) == 0
     data = json.loads(cert.read_text())
+    assert data["version"] == 2  # bound certificates by default
     data["value"] = "-1"
     root_key = next(k for k in data["nodes"] if k.endswith("2,12|10,27"))
-    data["nodes"][root_key]["value"] = "-1"
+    data["nodes"][root_key]["lower"] = "-1"  # true: the value -2/3 is at least -1
+    data["nodes"][root_key]["upper"] = "-1"  # false: the min strategy concedes -2/3
     cert.write_text(json.dumps(data))
     capsys.readouterr()
     assert main(["check-certificate", str(cert)]) == 1
-    assert "concedes" in capsys.readouterr().err  # the min strategy concedes -2/3 > -1
-    data["nodes"][root_key]["value"] = "-2/3"
+    assert "concedes" in capsys.readouterr().err
+    data["nodes"][root_key]["lower"] = data["nodes"][root_key]["upper"] = "-2/3"
     data["nodes"][root_key]["max"] = [[[2], "1"]]
     data["value"] = "-2/3"
     cert.write_text(json.dumps(data))
@@ -79,7 +81,6 @@ def test_tampered_certificate_fails(tmp_path: Path, capsys: pytest.CaptureFixtur
         ("logik 3/17,20/58/96 4,90|2", "unequal"),
         ("logik 3/17,20/58/96 4,90|4,93", "twice"),
         ("logik 3/17,20/58/96 -|-", "empty"),
-        ("logik 3/17,20/58/96 4|5|6", "exactly 2 players"),
         ("kids 1/2/3/4/5 6|7", "kids"),
     ],
 )
@@ -93,6 +94,17 @@ def test_invalid_positions_are_one_line_errors(
     assert len(errors) == 1 and errors[0].startswith("take6: error:")
     err = errors[0]
     assert words in err
+
+
+def test_diff_needs_two_players_and_three_default_to_paranoid(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    three = "logik 3/17,20/58/96 4|5|6"
+    assert main(["solve", three, "--objective", "diff"]) == 2
+    assert "exactly 2 players" in capsys.readouterr().err
+    assert main(["solve", three, "--json"]) == 0  # paranoid, as draft and study default to
+    data = json.loads(capsys.readouterr().out)
+    assert data["objective"] == "paranoid" and data["solved"]
 
 
 def test_limits_report_not_solved(capsys: pytest.CaptureFixture[str]) -> None:
