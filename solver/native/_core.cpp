@@ -38,6 +38,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -571,6 +572,53 @@ inline void store_q(const Q& v, bool lower, int32_t& n, uint32_t& d) {
 
 const u64 START_BUCKETS = u64(1) << 17;  // 16 MiB
 
+inline bool fits_slot(const Q& v) {
+    return !v.b && v.n >= INT32_MIN && v.n <= INT32_MAX && v.d <= UINT32_MAX;
+}
+
+// Exact values whose fraction does not fit a slot (they have hundreds or thousands of digits
+// from k = 7 on): kept in a side store, in shards with a lock each, up to a byte budget. Without
+// it, such a position would be searched again each time it is met (the slot holds only its
+// integer floor and ceiling).
+struct BigStore {
+    static const int SHARDS = 64;
+    struct KeyHash {
+        size_t operator()(const std::pair<u64, u64>& k) const { return size_t(k.first ^ (k.second * 31)); }
+    };
+    struct Shard {
+        std::mutex mu;
+        std::unordered_map<std::pair<u64, u64>, std::shared_ptr<const mpq_class>, KeyHash> map;
+    };
+    Shard shards[SHARDS];
+    std::atomic<u64> bytes{0};
+    u64 budget = 0;
+
+    static std::pair<u64, u64> id(const Key& k, int depth) { return {k.a, k.b ^ u64(depth)}; }
+
+    bool put(const Key& k, int depth, const Q& v) {
+        if (!v.b) return false;  // (int64 values that merely exceed 32 bits: widened instead)
+        u64 size = 64 + (mpz_sizeinbase(v.b->get_num_mpz_t(), 2) +
+                         mpz_sizeinbase(v.b->get_den_mpz_t(), 2)) / 8;
+        if (bytes.load(std::memory_order_relaxed) + size > budget) return false;
+        auto key = id(k, depth);
+        Shard& s = shards[k.a % SHARDS];
+        std::lock_guard<std::mutex> g(s.mu);
+        auto [it, fresh] = s.map.emplace(key, v.b);
+        if (fresh) bytes.fetch_add(size, std::memory_order_relaxed);
+        return true;
+    }
+    bool get(const Key& k, int depth, Q& out) {
+        auto key = id(k, depth);
+        Shard& s = shards[k.a % SHARDS];
+        std::lock_guard<std::mutex> g(s.mu);
+        auto it = s.map.find(key);
+        if (it == s.map.end()) return false;
+        out = Q(0);
+        out.b = it->second;
+        return true;
+    }
+};
+
 // Zeroed memory for the table straight from the kernel, in 2 MiB huge pages where the system
 // allows (madvise): a random probe of a table of gigabytes then misses the TLB far less often,
 // and the kernel zeroes it in 512 times fewer faults.
@@ -594,6 +642,7 @@ struct TT {
     u64 budget = 0;  // bytes
     std::atomic<uint8_t> locks[1 << LOCK_BITS];
     std::atomic<u64> filled{0};
+    BigStore bigs;
 
     TT() {
         for (auto& l : locks) l.store(0, std::memory_order_relaxed);
@@ -602,6 +651,9 @@ struct TT {
     u64 max_buckets() const { return budget / sizeof(Bucket); }
 
     bool init(u64 bytes) {
+        // An eighth of the budget for the long exact values, the rest for the table.
+        bigs.budget = bytes / 8;
+        bytes -= bigs.budget;
         budget = bytes;
         if (max_buckets() < 16) return false;
         n = std::min(START_BUCKETS, max_buckets());
@@ -626,22 +678,29 @@ struct TT {
         u64 check = k.a | 1;
         uint16_t bhi = uint16_t(k.b);
         u64 i = index(check);
+        bool big = false;
         lock(i);
         Bucket& b = buckets[i];
+        bool found = false;
         for (auto& s : b.s) {
             if (s.check == check && s.bhi == bhi && s.depth == depth) {
                 out.lo.n = s.lo_n;
                 out.lo.d = s.lo_d;
                 out.hi.n = s.hi_n;
                 out.hi.d = s.hi_d;
-                out.hi_i = s.has_hint ? s.hint_i : -1;
-                out.hi_j = s.has_hint ? s.hint_j : -1;
-                unlock(i);
-                return true;
+                out.hi_i = (s.has_hint & 1) ? s.hint_i : -1;
+                out.hi_j = (s.has_hint & 1) ? s.hint_j : -1;
+                big = (s.has_hint & 2) != 0;
+                found = true;
+                break;
             }
         }
         unlock(i);
-        return false;
+        if (big) {  // an exact value too long for the slot: kept aside
+            Q v;
+            if (bigs.get(k, depth, v)) out.lo = out.hi = v;
+        }
+        return found;
     }
 
     static inline Slot* choose(Bucket& b, u64 check, uint16_t bhi, int depth, bool& fresh) {
@@ -672,7 +731,8 @@ struct TT {
         store_q(e.lo, true, t->lo_n, t->lo_d);
         store_q(e.hi, false, t->hi_n, t->hi_d);
         t->depth = uint8_t(depth);
-        t->has_hint = e.hi_i >= 0 ? 1 : 0;
+        bool big = e.lo == e.hi && !fits_slot(e.lo) && bigs.put(k, depth, e.lo);
+        t->has_hint = uint8_t((e.hi_i >= 0 ? 1 : 0) | (big ? 2 : 0));
         t->hint_i = uint16_t(e.hi_i < 0 ? 0 : e.hi_i);
         t->hint_j = uint16_t(e.hi_j < 0 ? 0 : e.hi_j);
         unlock(i);
