@@ -1652,6 +1652,12 @@ class Searcher {
                 });
             try {
                 body(*this);
+                // The other threads may still be on long tasks: keep reporting progress and
+                // reading Ctrl-C meanwhile.
+                while (S.active.load() > 0 && !halt.load()) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                    if (poll) poll(poll_ctx);
+                }
             } catch (...) {
                 halt.store(true);
                 for (auto& th : ths) th.join();
