@@ -571,6 +571,7 @@ inline void store_q(const Q& v, bool lower, int32_t& n, uint32_t& d) {
 }
 
 const u64 START_BUCKETS = u64(1) << 17;  // 16 MiB
+const u64 BIG_TABLE_BUCKETS = u64(1) << 24;  // 2 GiB
 
 inline bool fits_slot(const Q& v) {
     return !v.b && v.n >= INT32_MIN && v.n <= INT32_MAX && v.d <= UINT32_MAX;
@@ -1377,7 +1378,12 @@ class Searcher {
             static_bounds(t, hs, out.lo, out.hi);
             return out;
         }
-        if (depth <= S.exact_depth) {  // small positions: solved exactly whatever the window
+        // Small positions are solved exactly whatever the window: those of 2 cards a hand
+        // always, those of 3 once the table is large (measured on a 2 x 8 deal: with a 7 GiB
+        // table, each lookup a miss in cache and TLB, searching them exactly once costs 25%
+        // less time than windows that bring them back; with a small table, 20% more).
+        int exact_depth = S.tt.n >= BIG_TABLE_BUCKETS ? 3 : S.exact_depth;
+        if (depth <= exact_depth) {
             alpha = -INF;
             beta = INF;
         }
