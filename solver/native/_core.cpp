@@ -570,7 +570,7 @@ inline void store_q(const Q& v, bool lower, int32_t& n, uint32_t& d) {
     d = 1;
 }
 
-const u64 START_BUCKETS = u64(1) << 17;  // 16 MiB
+const u64 START_BUCKETS = u64(1) << 14;  // 2 MiB: one huge page
 const u64 BIG_TABLE_BUCKETS = u64(1) << 24;  // 2 GiB
 
 inline bool fits_slot(const Q& v) {
