@@ -14,6 +14,7 @@ search with proven bounds.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,7 +36,13 @@ try:
     from solver.native import _core  # type: ignore[attr-defined, unused-ignore]
 except ImportError as exc:  # no compiler at install time, or a broken build
     _core = None
-    _REASON = f"the compiled core is not built ({exc})"
+    if importlib.util.find_spec("solver.native._core") is None:
+        _REASON = (
+            "the compiled core was not built (install with g++ and GMP's headers present, "
+            "e.g. apt-get install g++ libgmp-dev, then pip install again)"
+        )
+    else:
+        _REASON = f"the compiled core does not load: {exc}"
 else:
     _REASON = ""
 
