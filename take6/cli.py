@@ -40,7 +40,7 @@ from take6.state import (
     from_position,
     step,
 )
-from take6.text import excerpt, parse_int, plural
+from take6.text import excerpt, parse_float, parse_int, plural
 
 EXIT_USAGE = 2
 
@@ -68,13 +68,26 @@ def int_arg(text: str) -> int:
         ) from None
 
 
+def float_arg(text: str) -> float:
+    """The one number syntax of every ``type=float`` option: :func:`take6.text.parse_float`
+    (ASCII digits, a decimal point, a short exponent; no Unicode digits, ``nan`` or ``inf``)."""
+    try:
+        return parse_float(text, "value")
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid number: {excerpt(text)} (a number in ASCII digits)"
+        ) from None
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line (and exit 2), not usage + error, and
-    reads every ``type=int`` option with :func:`int_arg`."""
+    reads every ``type=int`` option with :func:`int_arg` and ``type=float`` with
+    :func:`float_arg`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.register("type", int, int_arg)
+        self.register("type", float, float_arg)
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message)}\n")

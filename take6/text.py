@@ -69,6 +69,19 @@ def parse_int(text: str, what: str) -> int:
     return int(t)
 
 
+_FLOAT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?")
+
+
+def parse_float(text: str, what: str) -> float:
+    """``text`` as a finite number: ASCII digits with an optional sign, decimal point and short
+    exponent (no Unicode digits, underscores, ``nan`` or ``inf``). Raises ``ValueError`` with
+    one line naming ``what`` and the text."""
+    t = text.strip() if isinstance(text, str) else text
+    if not isinstance(t, str) or len(t) > MAX_DIGITS or not _FLOAT.fullmatch(t):
+        raise ValueError(f"{what}: {excerpt(text)} is not a number (ASCII digits only)")
+    return float(t)
+
+
 def strip_bom(text: str) -> str:
     """``text`` without a leading UTF-8 byte-order mark (editors on Windows write one)."""
     return text[1:] if text.startswith(_BOM) else text

@@ -123,3 +123,43 @@ def test_missing_position_file_is_named(capsys: pytest.CaptureFixture[str]) -> N
     err = capsys.readouterr().err
     assert code == 2
     assert err.strip() == "take6: error: no such position file: 'no-such-position.json'"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "٣", "1_0", "1e999999", "x"])
+def test_bad_time_limits_are_one_line_errors(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", MIXED, "--time-limit", value]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and ("time-limit" in err[0] or "number" in err[0])
+
+
+@pytest.mark.parametrize("flag", ["--certificate", "--graphml"])
+def test_empty_output_file_names_are_errors(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", MIXED, flag, ""]) == 2
+    assert "needs a file name" in capsys.readouterr().err
+
+
+def test_progress_lines_go_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    # --progress into a pipe prints a line every 10 s; this search is shorter, so none, and
+    # stdout stays the JSON result alone.
+    assert main(["solve", MIXED, "--progress", "--json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["value"] == "-2/3"
+    assert "Traceback" not in out.err
+
+
+def test_progress_line_reports_nodes_fill_bounds_and_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from fractions import Fraction
+
+    from solver.cli import ProgressLine
+
+    line = ProgressLine()  # stderr is not a terminal here: one line every 10 s
+    line(1_500_000, 25, 100, 3.0, Fraction(-38), Fraction(38))  # too early: nothing
+    line(12_000_000, 50, 100, 12.5, Fraction(-3, 2), Fraction(7))
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "nodes 12.0M" in err and "960.0k/s" in err and "50% of 100" in err
+    assert "[-1.5000, 7]" in err and "0:00:12" in err
