@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.api import Result, solve
+from solver.api import Result, fraction_text, int_text, solve
 from solver.baseline import Baseline
 from solver.native import AVAILABLE, parse_memory, unavailable_reason
 from solver.problem import make_problem
@@ -48,8 +48,9 @@ def value_text(r: Result) -> str:
     """The value (its float and the size of its fraction), or the proven bounds."""
     if r.value is not None:
         v = r.value
-        digits = f"{len(str(abs(v.numerator)))}/{len(str(v.denominator))} digits"
-        exact = f"{v}" if len(str(v)) <= 24 else digits
+        num, den = int_text(abs(v.numerator)), int_text(v.denominator)
+        digits = f"{len(num)}/{len(den)} digits"
+        exact = fraction_text(v) if len(num) + len(den) <= 23 else digits
         return f"{float(v):+.6f} ({exact})"
     return f"[{float(r.lower):+.4f}, {float(r.upper):+.4f}] not solved"
 

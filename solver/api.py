@@ -111,9 +111,23 @@ class Result:
 
 
 def fraction_text(v: Num) -> str:
-    """``"p/q"``, or an integer string when the denominator is 1."""
+    """``"p/q"``, or an integer string when the denominator is 1 (any length: the values of real
+    deals can pass Python's 4300-digit limit for ``str(int)``)."""
     f = Fraction(v)
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+    num = int_text(f.numerator)
+    return num if f.denominator == 1 else f"{num}/{int_text(f.denominator)}"
+
+
+def int_text(n: int) -> str:
+    """``str(n)`` for an integer of any length (split in halves by powers of ten below the
+    interpreter's limit on one conversion)."""
+    if n < 0:
+        return "-" + int_text(-n)
+    if n.bit_length() < 9000:  # under 2,710 digits
+        return str(n)
+    half = n.bit_length() * 30103 // 200000
+    hi, lo = divmod(n, 10**half)
+    return int_text(hi) + int_text(lo).zfill(half)
 
 
 CORES = ("auto", "native", "python")

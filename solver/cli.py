@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.table import Table
 
-from solver.api import CORES, Result, Turn, fraction_text, solve
+from solver.api import CORES, Result, Turn, fraction_text, int_text, solve
 from solver.certificate import write_certificate
 from solver.check import CertificateError, check_certificate
 from solver.errors import SolverError
@@ -241,23 +241,23 @@ def run_solve(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     cert_nodes = None
-    if args.certificate:
-        if not result.solved:
-            raise SolverError(
-                f"no certificate: the position was not solved within the limits ({position})"
-            )
-        cert_nodes = write_certificate(search, args.certificate)
     graph_size = None
-    if args.graphml:
-        if not result.solved:
-            raise SolverError(
-                f"no graph: the position was not solved within the limits ({position})"
-            )
-        from solver.graph import graph_from_search, write_graphml  # networkx only when asked
+    refused: list[str] = []
+    if not result.solved:
+        why = "interrupted" if result.interrupted else "not solved within the limits"
+        for flag, what in ((args.certificate, "certificate"), (args.graphml, "graph")):
+            if flag:
+                refused.append(f"no {what}: the position was {why} ({position})")
+    else:
+        if args.certificate:
+            cert_nodes = write_certificate(search, args.certificate)
+        if args.graphml:
+            from solver.graph import graph_from_search, write_graphml  # networkx when asked
 
-        graph = graph_from_search(search)
-        write_graphml(graph, args.graphml)
-        graph_size = (graph.number_of_nodes(), graph.number_of_edges())
+            graph = graph_from_search(search)
+            write_graphml(graph, args.graphml)
+            graph_size = (graph.number_of_nodes(), graph.number_of_edges())
+    # The result (the bounds, when not solved) is printed in every case: work is never lost.
     if args.json:
         data = result.to_json()
         if cert_nodes is not None:
@@ -271,7 +271,10 @@ def run_solve(args: argparse.Namespace) -> int:
             make_console(highlight=False).print(
                 f"graph written to {args.graphml} ({graph_size[0]} nodes, {graph_size[1]} edges)"
             )
-    return 0
+    if refused:
+        print(f"take6: error: {'; '.join(refused)}", file=sys.stderr)
+        return 2
+    return 130 if result.interrupted else 0
 
 
 def line_table(turns: Sequence[Turn], title: str, heads_header: str) -> Table:
@@ -309,7 +312,7 @@ def _print_result(r: Result, cert: str | None, cert_nodes: int | None) -> None:
         for p, dist in sorted(r.strategies.items()):
             table.add_row(
                 str(p + 1),
-                "  ".join(f"{c}: {fraction_text(q)}" for c, q in sorted(dist.items()) if q),
+                "  ".join(f"{c}: {cell_text(q)}" for c, q in sorted(dist.items()) if q),
             )
         console.print(table)
         if r.line:
@@ -344,12 +347,18 @@ def value_text(v: Fraction) -> str:
     text = fraction_text(v)
     if len(text) <= MAX_VALUE_TEXT:
         return text
-    num, den = str(abs(v.numerator)), str(v.denominator)
+    num, den = int_text(abs(v.numerator)), int_text(v.denominator)
     sign = "-" if v < 0 else ""
     return (
         f"{sign}{num[:12]}…/{den[:12]}… (an exact fraction of {len(num)}/{len(den)} digits; "
         "--json prints it whole)"
     )
+
+
+def cell_text(v: Fraction) -> str:
+    """A probability in a table cell: exact when short, else its decimal value."""
+    text = fraction_text(v)
+    return text if len(text) <= 24 else f"≈{float(v):.6f}"
 
 
 def run_check(args: argparse.Namespace) -> int:
