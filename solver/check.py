@@ -144,6 +144,17 @@ def _digits(text: str) -> int:
     return sign * n
 
 
+def _check_size(state: State, where: str) -> None:
+    """Refuse a node with more joint actions than the checker examines."""
+    joint = 1
+    for hand in state.hands:
+        joint *= len(hand)
+    if joint > MAX_CELLS:
+        raise CertificateError(
+            f"{where}: {joint} joint actions, more than the checker examines ({MAX_CELLS})"
+        )
+
+
 def _short(v: Fraction) -> str:
     """A number for a message: exact when short, else its float and size."""
     bits = v.numerator.bit_length() + v.denominator.bit_length()
@@ -240,13 +251,7 @@ class Checker:
             return self.static(state, lower)
         where = f"node {excerpt(key)} {field}"
         claim = _frac(node[field] if field in node else node["value"], where)
-        joint = 1
-        for hand in state.hands:
-            joint *= len(hand)
-        if joint > MAX_CELLS:
-            raise CertificateError(
-                f"{where}: {joint} joint actions, more than the checker examines ({MAX_CELLS})"
-            )
+        _check_size(state, where)
         mine, theirs = (self.max_side, self.min_side) if lower else (self.min_side, self.max_side)
         strat = self._strategy(
             node.get("max" if lower else "min"), state.hands, mine, where + " strategy"
@@ -319,13 +324,7 @@ class Checker:
             raise CertificateError(f"node {key!r} is needed but missing")
         where = f"node {key!r}"
         v = _frac(node.get("value"), where)
-        joint = 1
-        for hand in state.hands:
-            joint *= len(hand)
-        if joint > MAX_CELLS:
-            raise CertificateError(
-                f"{where}: {joint} joint actions, more than the checker examines ({MAX_CELLS})"
-            )
+        _check_size(state, where)
         x = self._strategy(node.get("max"), state.hands, self.max_side, where + " max")
         y = self._strategy(node.get("min"), state.hands, self.min_side, where + " min")
         n = state.players

@@ -1242,6 +1242,21 @@ struct Frame {
     std::vector<Q> lo, hi, colmax;
 };
 
+// The cards of a turn (by seat) as (card, seat) pairs in the order they are placed: lowest
+// first (insertion sort: at most 10).
+inline void reveal(const int* cards, int n, int (*plays)[2]) {
+    for (int i = 0; i < n; ++i) {
+        int c = cards[i], j = i;
+        while (j > 0 && plays[j - 1][0] > c) {
+            plays[j][0] = plays[j - 1][0];
+            plays[j][1] = plays[j - 1][1];
+            --j;
+        }
+        plays[j][0] = c;
+        plays[j][1] = i;
+    }
+}
+
 class Searcher {
   public:
     Frame frames[34];
@@ -1446,22 +1461,7 @@ class Searcher {
         Hands after = hs;
         for (int p = 0; p < n; ++p) after.h[p] &= ~(u128(1) << cards[p]);
         int plays[MAXP][2];
-        for (int p = 0; p < n; ++p) {
-            plays[p][0] = cards[p];
-            plays[p][1] = p;
-        }
-        // sort by card (insertion sort: at most 10)
-        for (int i = 1; i < n; ++i) {
-            int c0 = plays[i][0], c1 = plays[i][1];
-            int j = i;
-            while (j > 0 && plays[j - 1][0] > c0) {
-                plays[j][0] = plays[j - 1][0];
-                plays[j][1] = plays[j - 1][1];
-                --j;
-            }
-            plays[j][0] = c0;
-            plays[j][1] = c1;
-        }
+        reveal(cards, n, plays);
         turn(t, plays, n, 0, after, alpha, beta, lo, hi);
     }
 
@@ -1534,22 +1534,9 @@ class Searcher {
             // The last turn: forced but for row choices, played out directly.
             ++c_nodes;
             int n = after.n;
-            int fin[MAXP][2];
-            for (int q = 0; q < n; ++q) {
-                fin[q][0] = ctz128(after.h[q]);
-                fin[q][1] = q;
-            }
-            for (int i = 1; i < n; ++i) {
-                int c0 = fin[i][0], c1 = fin[i][1];
-                int j = i;
-                while (j > 0 && fin[j - 1][0] > c0) {
-                    fin[j][0] = fin[j - 1][0];
-                    fin[j][1] = fin[j - 1][1];
-                    --j;
-                }
-                fin[j][0] = c0;
-                fin[j][1] = c1;
-            }
+            int last[MAXP], fin[MAXP][2];
+            for (int q = 0; q < n; ++q) last[q] = ctz128(after.h[q]);
+            reveal(last, n, fin);
             Hands empty;
             empty.n = n;
             for (int q = 0; q < n; ++q) empty.h[q] = 0;
