@@ -13,7 +13,7 @@ import sys
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from solver_helpers import random_position, relabel
 
@@ -26,7 +26,7 @@ from solver.errors import SolverError
 from solver.kernel import Kernel, to_table
 from solver.problem import make_problem
 from solver.search import Search, position_table
-from take6.notation import Position
+from take6.notation import Position, format_position, parse_position
 from take6.rules import ProfiTie, Rules
 
 pytestmark = pytest.mark.skipif(
@@ -39,11 +39,11 @@ MEMORY = 1 << 22  # 4 MiB: small tables, so growth and replacement are exercised
 @st.composite
 def positions(draw: st.DrawFn) -> tuple[Position, str, int]:
     """A random position with its objective and player: 2 players (diff or paranoid) with up
-    to 4 cards, or 3 players (paranoid) with up to 3; rows often long, so takes happen; Profi
-    with each tie rule."""
-    players = draw(st.sampled_from([2, 2, 3]))
-    k = draw(st.integers(1, 4 if players == 2 else 3))
-    variant = draw(st.sampled_from(["logik", "standard", "profi"]))
+    to 4 cards, 3 players (paranoid) with up to 3, 4 players with up to 2; rows often long, so
+    takes happen; Profi with each tie rule."""
+    players = draw(st.sampled_from([2, 2, 3, 4]))
+    k = draw(st.integers(1, {2: 4, 3: 3, 4: 2}[players]))
+    variant = draw(st.sampled_from(["logik", "standard", "taktik", "profi"]))
     seed = draw(st.integers(0, 2**32))
     long_rows = draw(st.booleans())
     pos = random_position(random.Random(seed), variant, players, k, 12 * k + 20, long_rows)
@@ -64,7 +64,7 @@ def both(pos: Position, objective: str, player: int) -> tuple[Fraction, Fraction
     return fast.value, ref.value
 
 
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(positions())
 def test_native_equals_python(case: tuple[Position, str, int]) -> None:
     pos, objective, player = case
@@ -78,6 +78,10 @@ def test_native_strategies_pass_the_independent_checker(case: tuple[Position, st
     # Every node's value and both optimal strategies, read from the compiled core, re-proven
     # by the checker (which replays each turn with the reference engine).
     pos, objective, player = case
+    # A certificate names its position in the compact notation, which carries the variant's
+    # preset rules only (not, say, a Profi tie rule other than the default): those positions
+    # cannot be certified today (noted for the rules-file issue).
+    assume(parse_position(format_position(pos)).rules == pos.rules)
     result, search = solve(pos, objective, player, line=False, core="native", memory=MEMORY)
     assert result.value is not None
     assert check_certificate(build_certificate(search)).value == result.value
