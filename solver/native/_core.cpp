@@ -994,28 +994,22 @@ bool from_supports(const Mat& a, const std::vector<int>& sr, const std::vector<i
                    std::vector<Q>& xs, std::vector<Q>& ys) {
     int k = int(sr.size());
     if (k != int(sc.size()) || k == 0) return false;
-    std::vector<std::vector<Q>> my(k + 1, std::vector<Q>(k + 2));
-    for (int r = 0; r < k; ++r) {
-        for (int c = 0; c < k; ++c) my[r][c] = a[sr[r]][sc[c]];
-        my[r][k] = Q(-1);
-        my[r][k + 1] = Q(0);
-    }
-    for (int c = 0; c < k; ++c) my[k][c] = Q(1);
-    my[k][k] = Q(0);
-    my[k][k + 1] = Q(1);
-    std::vector<Q> sy;
-    if (!solve_linear(my, k + 1, sy)) return false;
-    std::vector<std::vector<Q>> mx(k + 1, std::vector<Q>(k + 2));
-    for (int r = 0; r < k; ++r) {
-        for (int c = 0; c < k; ++c) mx[r][c] = a[sr[c]][sc[r]];
-        mx[r][k] = Q(-1);
-        mx[r][k + 1] = Q(0);
-    }
-    for (int c = 0; c < k; ++c) mx[k][c] = Q(1);
-    mx[k][k] = Q(0);
-    mx[k][k + 1] = Q(1);
-    std::vector<Q> sx;
-    if (!solve_linear(mx, k + 1, sx)) return false;
+    // One side's equalising strategy on the supports: sum_c a(r, c) p_c - v = 0 for each of
+    // the other side's support actions r, sum p = 1 (the max side's system is the transpose).
+    auto equalise = [&](bool transpose, std::vector<Q>& out) {
+        std::vector<std::vector<Q>> m(k + 1, std::vector<Q>(k + 2));
+        for (int r = 0; r < k; ++r) {
+            for (int c = 0; c < k; ++c) m[r][c] = transpose ? a[sr[c]][sc[r]] : a[sr[r]][sc[c]];
+            m[r][k] = Q(-1);
+            m[r][k + 1] = Q(0);
+        }
+        for (int c = 0; c < k; ++c) m[k][c] = Q(1);
+        m[k][k] = Q(0);
+        m[k][k + 1] = Q(1);
+        return solve_linear(m, k + 1, out);
+    };
+    std::vector<Q> sy, sx;
+    if (!equalise(false, sy) || !equalise(true, sx)) return false;
     if (sx[k] != sy[k]) return false;
     v = sy[k];
     xs.assign(sx.begin(), sx.begin() + k);
@@ -1204,7 +1198,6 @@ struct Shared {
     std::atomic<u64> expansions[33] = {};  // by cards left per hand (32: more)
     std::atomic<u64> exact_out[33] = {};   // expansions that ended exact
     std::atomic<bool> stopped{false};
-    std::atomic<bool> root_done{false};
     // Growing the table while worker threads run: the main thread sets pause, waits until
     // every active worker has stopped at a safe point, grows, and releases them.
     std::atomic<bool> pause{false};
@@ -2037,11 +2030,8 @@ void poll_main(void* p) {
     }
 }
 
-void join_helpers(Shared& S);
-
 void search_dealloc(PyObject* o) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
-    if (self->shared) join_helpers(*self->shared);
     delete self->shared;
     Py_XDECREF(self->progress);
     Py_TYPE(o)->tp_free(o);
@@ -2192,9 +2182,7 @@ bool q_from(PyObject* o, Q& q) {
     return true;
 }
 
-void join_helpers(Shared& S) { S.root_done.store(true); }
-
-// Run fn on the main thread, with polling (progress, Ctrl-C, table growth, helper threads).
+// Run fn on the main thread, with polling (progress, Ctrl-C, table growth).
 template <class F>
 PyObject* run_search(SearchObject* self, F fn) {
     Shared& S = *self->shared;
@@ -2202,22 +2190,18 @@ PyObject* run_search(SearchObject* self, F fn) {
     self->interrupted = false;
     self->started = now_s();
     self->last_progress = self->started;
-    S.root_done.store(false);
     PyObject* result = nullptr;
     try {
         result = fn(ctx);
     } catch (std::bad_alloc&) {
         S.stopped.store(true);
-        join_helpers(S);
         PyErr_NoMemory();
         return nullptr;
     } catch (std::exception& e) {
         S.stopped.store(true);
-        join_helpers(S);
         PyErr_SetString(PyExc_RuntimeError, e.what());
         return nullptr;
     }
-    join_helpers(S);
     if (ctx.error) {
         Py_XDECREF(result);
         return nullptr;
@@ -2246,7 +2230,6 @@ PyObject* search_value(PyObject* o, PyObject* args) {
         s.static_bounds(t, hs, S.root_lo, S.root_hi);
         Bounds b = s.value(t, hs, alpha, beta);
         s.flush();
-        S.root_done.store(true);
         return Py_BuildValue("(NN)", q_obj(b.lo), q_obj(b.hi));
     });
 }
