@@ -65,14 +65,21 @@ def build_certificate(search: SearchLike) -> dict[str, Any]:
                 for p, c in zip(pr.max_side + pr.min_side, a + b, strict=True):
                     s = apply(s, Play(p, c))
                 stack.extend(_turn_ends(s))
-    root_entry = exact_entry(search, root)
+    return _document(search, VERSION, Fraction(exact_entry(search, root).value), nodes)
+
+
+def _document(
+    search: SearchLike, version: int, value: Fraction, nodes: dict[str, Any]
+) -> dict[str, Any]:
+    """The certificate around its nodes: format, version, the problem and the root value."""
+    pr = search.problem
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": version,
         "position": format_position(pr.position),
         "objective": pr.objective.value,
         "player": pr.player + 1,
-        "value": fraction_text(root_entry.value),
+        "value": fraction_text(value),
         "nodes": nodes,
     }
 
@@ -183,15 +190,7 @@ def build_bound_certificate(search: SearchLike) -> dict[str, Any]:
             node = nodes.setdefault(key, {})
             node["lower" if lower else "upper"] = fraction_text(target)
             node["max" if lower else "min"] = [[list(a), fraction_text(q)] for a, q in strat]
-    return {
-        "format": FORMAT,
-        "version": BOUNDS_VERSION,
-        "position": format_position(pr.position),
-        "objective": pr.objective.value,
-        "player": pr.player + 1,
-        "value": fraction_text(value),
-        "nodes": nodes,
-    }
+    return _document(search, BOUNDS_VERSION, value, nodes)
 
 
 def write_certificate(search: SearchLike, path: str | Path, *, bounds: bool = True) -> int:
