@@ -26,7 +26,8 @@ from take6.notation import Position, format_position
 
 if TYPE_CHECKING:
     from solver.native import Progress
-from take6.state import ChooseRow, Phase, Placed, Play, State, from_position, legal_actions, step
+from take6.state import ChooseRow, Phase, Play, State, from_position, legal_actions, step
+from take6.turn import Placed
 
 
 @dataclass
@@ -72,25 +73,26 @@ class Result:
     """The process's peak resident memory in bytes when the search ended (0 if unknown)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form printed by ``take6 solve --json``."""
+        """The JSON form printed by ``take6 solve --json`` (players and rows from 0, as in the
+        Python API)."""
         pr = self.problem
         d: dict[str, Any] = {
             "position": format_position(pr.position),
             "objective": pr.objective.value,
-            "player": pr.player + 1,
+            "player": pr.player,
             "solved": self.solved,
             "value": None if self.value is None else fraction_text(self.value),
             "value_float": None if self.value is None else float(self.value),
             "lower": fraction_text(self.lower),
             "upper": fraction_text(self.upper),
             "strategies": {
-                str(p + 1): {str(c): fraction_text(q) for c, q in sorted(s.items())}
+                str(p): {str(c): fraction_text(q) for c, q in sorted(s.items())}
                 for p, s in sorted(self.strategies.items())
             },
             "line": [
                 {
                     "cards": list(t.cards),
-                    "choices": [{"player": p + 1, "row": r + 1} for p, r in t.choices],
+                    "choices": [{"player": p, "row": r} for p, r in t.choices],
                     "heads": list(t.heads),
                 }
                 for t in self.line
@@ -105,7 +107,7 @@ class Result:
             "peak_rss": self.peak_rss,
         }
         if pr.objective is Objective.PARANOID:
-            d["coalition"] = [p + 1 for p in pr.max_side]
+            d["coalition"] = list(pr.max_side)
             d["joint"] = [[list(a), fraction_text(q)] for a, q in self.joint]
         return d
 

@@ -78,7 +78,7 @@ def _document(
         "version": version,
         "position": format_position(pr.position),
         "objective": pr.objective.value,
-        "player": pr.player + 1,
+        "seat": pr.player,
         "value": fraction_text(value),
         "nodes": nodes,
     }

@@ -8,7 +8,7 @@ Certificate format (JSON)::
 
     {"format": "take6-certificate", "version": 1,
      "position": "<compact notation of the root>",
-     "objective": "diff" | "paranoid", "player": N (1-based),
+     "objective": "diff" | "paranoid", "seat": N (from 0; older files: "player", from 1),
      "value": "p/q",
      "nodes": {"<node key>": {"value": "p/q",
                               "max": [[[cards of the max side, seat order], "p/q"], ...],
@@ -182,10 +182,17 @@ class Checker:
         except Take6Error as exc:
             raise CertificateError(f"'position': {exc}") from None
         n = self.position.players
-        player = cert.get("player", 1)
-        if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= n:
-            raise CertificateError(f"player {excerpt(player)} out of range 1..{n}")
-        me = player - 1
+        # ``seat`` counts from 0 like every JSON form; ``player`` (from 1) is what certificates
+        # written before the one numbering carry.
+        if "seat" in cert:
+            me = cert["seat"]
+            if not isinstance(me, int) or isinstance(me, bool) or not 0 <= me < n:
+                raise CertificateError(f"seat {excerpt(me)} out of range 0..{n - 1}")
+        else:
+            player = cert.get("player", 1)
+            if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= n:
+                raise CertificateError(f"player {excerpt(player)} out of range 1..{n}")
+            me = player - 1
         objective = cert.get("objective")
         if objective == "diff":
             if n != 2:

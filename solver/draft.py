@@ -149,7 +149,7 @@ class DraftResult:
         return [p.card for p in self.picks if self.solved and p.value == self.value]
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form printed by ``take6 draft --json`` (seats 1-based)."""
+        """The JSON form printed by ``take6 draft --json`` (seats and rows from 0)."""
 
         def frac(v: Fraction | None) -> str | None:
             return None if v is None else fraction_text(v)
@@ -158,9 +158,9 @@ class DraftResult:
             "players": self.players,
             "hand_size": self.hand_size,
             "deck": self.hand_size * self.players + ROWS,
-            "first_picker": self.first_picker + 1,
+            "first_picker": self.first_picker,
             "objective": self.objective.value,
-            "player": self.player + 1,
+            "player": self.player,
             "solved": self.solved,
             "value": frac(self.value),
             "value_float": None if self.value is None else float(self.value),
@@ -177,12 +177,12 @@ class DraftResult:
                 for p in self.picks
             ],
             "best_picks": self.best_picks(),
-            "line": [{"player": p.seat + 1, "card": p.card} for p in self.line],
+            "line": [{"player": p.seat, "card": p.card} for p in self.line],
             "position": None if self.position is None else str(self.position),
             "play": [
                 {
                     "cards": list(t.cards),
-                    "choices": [{"player": p + 1, "row": r + 1} for p, r in t.choices],
+                    "choices": [{"player": p, "row": r} for p, r in t.choices],
                     "heads": list(t.heads),
                 }
                 for t in self.play

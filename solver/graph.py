@@ -15,21 +15,21 @@ all scalars so the graph can be written as GraphML:
 
 * ``value`` (exact, ``"p/q"``) and ``value_float``: the value of the position for the problem
   (the same objective and player as the root; heads taken from this position on);
-* ``strategy_p1``, ``strategy_p2``, ...: each player's optimal mixed strategy over their cards,
+* ``strategy_p0``, ``strategy_p1``, ...: each player's optimal mixed strategy over their cards,
   compactly (``"4:2/3 90:1/3"``; for a paranoid coalition the marginals of its joint strategy);
-* ``strategies``: JSON text, ``{"players": {"1": {"4": "2/3", ...}, ...}, "max": [[[cards], "p/q"],
+* ``strategies``: JSON text, ``{"players": {"0": {"4": "2/3", ...}, ...}, "max": [[[cards], "p/q"],
   ...], "min": [...]}`` (joint strategies of the max and min sides, seats in order);
 * ``turn``: turns played since the root; ``hand_size``: cards left in each hand;
   ``terminal``: the hands are empty (value 0, no strategies).
 
 Edge attributes: ``cards`` (the cards played, by seat, ``"4 93"``), ``probability`` (exact) and
 ``probability_float`` (of the joint choice under the node's optimal strategies; 0 outside the
-support), ``heads`` (heads each player took in the turn, by seat, ``"0 7"``), ``choices`` (the row
-choices made, ``"player 2 row 3"``, comma-separated; empty when none) and ``payoff`` (exact: the
-weighted heads of the turn for the problem, so a node's value is the probability-weighted sum of
-``payoff`` plus the child's value over its edges).
+support), ``heads`` (heads each player took in the turn, by seat, ``"0 7"``), ``choices`` (the
+row choices made, ``"1:2"`` for seat 1 taking row 2, from 0 and space-separated; empty when
+none) and ``payoff`` (exact: the weighted heads of the turn for the problem, so a node's value
+is the probability-weighted sum of ``payoff`` plus the child's value over its edges).
 
-The graph itself carries ``position``, ``objective``, ``player`` (1-based), ``value`` and
+The graph itself carries ``position``, ``objective``, ``player`` (a seat, from 0), ``value`` and
 ``support_only``.
 """
 
@@ -129,13 +129,13 @@ def graph_from_search(
                     probability=fraction_text(q),
                     probability_float=float(q),
                     heads=" ".join(str(h) for h in heads),
-                    choices=", ".join(f"player {p + 1} row {r + 1}" for p, r in choices),
+                    choices=" ".join(f"{p}:{r}" for p, r in choices),
                     payoff=fraction_text(payoff),
                 )
     graph.graph.update(
         position=root_id,
         objective=pr.objective.value,
-        player=pr.player + 1,
+        player=pr.player,
         value=graph.nodes[root_id]["value"],
         support_only=support_only,
     )
@@ -185,11 +185,11 @@ def _node_attrs(
         "terminal": False,
     }
     for p in range(search.problem.players):
-        attrs[f"strategy_p{p + 1}"] = strategy_text(marg[p])
+        attrs[f"strategy_p{p}"] = strategy_text(marg[p])
     attrs["strategies"] = json.dumps(
         {
             "players": {
-                str(p + 1): {str(c): fraction_text(q) for c, q in sorted(d.items()) if q}
+                str(p): {str(c): fraction_text(q) for c, q in sorted(d.items()) if q}
                 for p, d in sorted(marg.items())
             },
             "max": [[list(a), fraction_text(q)] for a, q in x],
@@ -209,7 +209,7 @@ def _terminal_attrs(players: int, turn: int) -> dict[str, Any]:
         "terminal": True,
     }
     for p in range(players):
-        attrs[f"strategy_p{p + 1}"] = ""
+        attrs[f"strategy_p{p}"] = ""
     attrs["strategies"] = json.dumps({"players": {}, "max": [], "min": []}, separators=(",", ":"))
     return attrs
 

@@ -25,8 +25,8 @@ Store schema (SQLite, WAL journal; ``SCHEMA_VERSION`` in table ``meta``)::
         study, item TEXT,           -- PRIMARY KEY (study, item); item e.g. 'k=3 deal=17'
         kind TEXT, hand_size INTEGER, players INTEGER,
         deal INTEGER, seed INTEGER, -- deals: index 0..deals-1 and the study's seed (else NULL)
-        first_picker INTEGER,       -- drafts: the seat that picks first, 1-based (else NULL)
-        objective TEXT, player INTEGER,  -- 'diff' or 'paranoid'; whose view, 1-based
+        first_picker INTEGER,       -- drafts: the seat that picks first, from 0 (else NULL)
+        objective TEXT, player INTEGER,  -- 'diff' or 'paranoid'; whose view, a seat from 0
         position TEXT,              -- deals: the position solved; drafts: the drafted position
                                     --   of the principal line (compact notation)
         solved INTEGER,             -- 1 when the value is exact, 0 when a limit stopped it
@@ -82,7 +82,7 @@ from typing import Any, ParamSpec, TypeVar
 from solver.api import solve
 from solver.draft import solve_draft
 from solver.errors import SolverError
-from solver.problem import default_objective
+from solver.problem import Objective, default_objective
 from take6.cards import MAX_CARD
 from take6.notation import Position, format_position
 from take6.text import excerpt
@@ -162,16 +162,22 @@ class StudyError(SolverError):
 # -- settings -------------------------------------------------------------------------------
 
 
-def _check_objective(objective: str | None, players: int, player: int) -> str:
+def _check_objective(objective: Objective | str | None, players: int, player: int) -> Objective:
     if not isinstance(players, int) or not 2 <= players <= 10:
         raise StudyError(f"players must be 2..10, got {players!r}")
-    obj = objective if objective is not None else default_objective(players).value
-    if obj not in ("diff", "paranoid"):
-        raise StudyError(f"unknown objective {excerpt(obj)} (diff or paranoid)")
-    if obj == "diff" and players != 2:
+    if objective is None:
+        obj = default_objective(players)
+    elif isinstance(objective, Objective):
+        obj = objective
+    else:
+        try:
+            obj = Objective(objective)
+        except ValueError:
+            raise StudyError(f"unknown objective {excerpt(objective)} (diff or paranoid)") from None
+    if obj is Objective.DIFF and players != 2:
         raise StudyError(f"objective diff needs exactly 2 players, got {players}")
-    if not 1 <= player <= players:
-        raise StudyError(f"no player {player} (players are 1..{players})")
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
+        raise StudyError(f"no seat {excerpt(player)} (seats are 0..{players - 1})")
     return obj
 
 
@@ -197,7 +203,7 @@ def _check_hand_sizes(hand_sizes: Sequence[int], players: int) -> tuple[int, ...
 class DealStudy:
     """Random Logik deals, play phase: ``deals`` deals for each hand size in ``hand_sizes``.
 
-    ``player`` is 1-based; ``objective`` defaults to ``diff`` for 2 players, ``paranoid``
+    ``player`` is a seat (from 0); ``objective`` defaults to ``diff`` for 2 players, ``paranoid``
     otherwise. ``node_limit`` (optional) stops a search; its item is then stored unsolved with
     bounds (node counts, unlike time, keep the results reproducible)."""
 
@@ -205,8 +211,8 @@ class DealStudy:
     deals: int
     seed: int = 0
     players: int = 2
-    objective: str | None = None
-    player: int = 1
+    objective: Objective | str | None = None
+    player: int = 0
     node_limit: int | None = None
     kind: str = field(default="deals", init=False)
 
@@ -229,7 +235,7 @@ class DealStudy:
             "deals": self.deals,
             "seed": self.seed,
             "players": self.players,
-            "objective": self.objective,
+            "objective": _objective(self.objective).value,
             "player": self.player,
             "node_limit": self.node_limit,
         }
@@ -247,7 +253,7 @@ class DealStudy:
                     item=f"k={k} deal={i}",
                     hand_size=k,
                     players=self.players,
-                    objective=str(self.objective),
+                    objective=_objective(self.objective),
                     player=self.player,
                     deal=i,
                     seed=self.seed,
@@ -258,13 +264,13 @@ class DealStudy:
 @dataclass(frozen=True)
 class DraftStudy:
     """Logik drafts (draft and play solved together) for each hand size and first picker
-    (1-based seats; all seats when ``first_pickers`` is empty)."""
+    (seats from 0; all seats when ``first_pickers`` is empty)."""
 
     hand_sizes: tuple[int, ...]
     first_pickers: tuple[int, ...] = ()
     players: int = 2
-    objective: str | None = None
-    player: int = 1
+    objective: Objective | str | None = None
+    player: int = 0
     kind: str = field(default="drafts", init=False)
 
     def __post_init__(self) -> None:
@@ -273,10 +279,12 @@ class DraftStudy:
         object.__setattr__(
             self, "hand_sizes", _check_hand_sizes(tuple(self.hand_sizes), self.players)
         )
-        firsts = tuple(self.first_pickers) or tuple(range(1, self.players + 1))
+        firsts = tuple(self.first_pickers) or tuple(range(self.players))
         for f in firsts:
-            if not isinstance(f, int) or not 1 <= f <= self.players:
-                raise StudyError(f"first picker must be a seat 1..{self.players}, got {f!r}")
+            if not isinstance(f, int) or isinstance(f, bool) or not 0 <= f < self.players:
+                raise StudyError(
+                    f"first picker must be a seat 0..{self.players - 1}, got {excerpt(f)}"
+                )
         object.__setattr__(self, "first_pickers", tuple(sorted(set(firsts))))
 
     def params(self) -> dict[str, Any]:
@@ -284,7 +292,7 @@ class DraftStudy:
             "hand_sizes": list(self.hand_sizes),
             "first_pickers": list(self.first_pickers),
             "players": self.players,
-            "objective": self.objective,
+            "objective": _objective(self.objective).value,
             "player": self.player,
         }
 
@@ -301,13 +309,19 @@ class DraftStudy:
                     item=f"k={k} first={f}",
                     hand_size=k,
                     players=self.players,
-                    objective=str(self.objective),
+                    objective=_objective(self.objective),
                     player=self.player,
                     first_picker=f,
                 )
 
 
 Study = DealStudy | DraftStudy
+
+
+def _objective(objective: Objective | str | None) -> Objective:
+    """A study's objective, which ``__post_init__`` has made an :class:`Objective`."""
+    assert isinstance(objective, Objective)
+    return objective
 
 
 @dataclass(frozen=True)
@@ -318,7 +332,7 @@ class Task:
     item: str
     hand_size: int
     players: int
-    objective: str
+    objective: Objective
     player: int
     deal: int | None = None
     seed: int | None = None
@@ -375,7 +389,7 @@ def run_task(task: Task) -> Row:
         deal=task.deal,
         seed=task.seed,
         first_picker=task.first_picker,
-        objective=task.objective,
+        objective=task.objective.value,
         player=task.player,
         seconds=time.perf_counter() - started,
         version=code_version(),
@@ -386,7 +400,7 @@ def run_task(task: Task) -> Row:
 def _solve_deal(task: Task) -> Row:
     assert task.deal is not None and task.seed is not None
     pos = deal_position(task.hand_size, task.deal, task.seed, task.players)
-    result, _ = solve(pos, task.objective, task.player - 1, node_limit=task.node_limit)
+    result, _ = solve(pos, task.objective, task.player, node_limit=task.node_limit)
     data = result.to_json()
     summary = {"strategies": data["strategies"], "line": data["line"], "lps": data["lps"]}
     return {
@@ -404,7 +418,7 @@ def _solve_deal(task: Task) -> Row:
 def _solve_draft(task: Task) -> Row:
     assert task.first_picker is not None
     result = solve_draft(
-        task.players, task.hand_size, task.first_picker - 1, task.objective, task.player - 1
+        task.players, task.hand_size, task.first_picker, task.objective, task.player
     )
     data = result.to_json()
     keys = ("picks", "best_picks", "line", "play", "leaves", "leaf_hits", "play_nodes")

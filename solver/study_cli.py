@@ -174,7 +174,7 @@ def run_deals(args: argparse.Namespace) -> int:
         seed=args.seed,
         players=args.players,
         objective=args.objective,
-        player=args.player,
+        player=args.player - 1,  # the command line counts from 1, the store from 0
         node_limit=args.node_limit,
     )
     return _run(args, study)
@@ -183,10 +183,10 @@ def run_deals(args: argparse.Namespace) -> int:
 def run_drafts(args: argparse.Namespace) -> int:
     study = DraftStudy(
         hand_sizes=tuple(args.hand_size),
-        first_pickers=tuple(args.first_picker),
+        first_pickers=tuple(f - 1 for f in args.first_picker),
         players=args.players,
         objective=args.objective,
-        player=args.player,
+        player=args.player - 1,
     )
     return _run(args, study)
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from take6.cards import HEADS, Card
+from take6.errors import UsageError
 from take6.placement import Move, Rows, Side, place
 from take6.state import Action, ChooseRow, Phase, Pick, Play, State
 
@@ -79,7 +80,7 @@ class RandomBot:
             return ChooseRow(player, options[rng.randrange(len(options))].row)
         if state.phase is Phase.DRAFT:
             return Pick(player, state.pool[rng.randrange(len(state.pool))])
-        raise ValueError(f"player {player + 1} has nothing to do in {state.describe()}")
+        raise UsageError(f"player {player + 1} has nothing to do in {state.describe()}")
 
 
 class CheapestRowBot(RandomBot):
@@ -117,8 +118,8 @@ BOTS: dict[str, Callable[[], Bot]] = {
 
 
 def make_bot(name: str) -> Bot:
-    """The bot called ``name``; raises ``ValueError`` naming the known bots."""
+    """The bot called ``name``; raises :class:`~take6.errors.UsageError` naming the known bots."""
     try:
         return BOTS[name]()
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+        raise UsageError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None

@@ -11,11 +11,11 @@ Every error is one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import contextlib
 import json
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
@@ -24,23 +24,23 @@ from rich.console import Console
 from take6.bots import BOTS, make_bot
 from take6.cards import HEADS
 from take6.display import cards_text, console, rows_table, scores_table
-from take6.errors import Take6Error
-from take6.game import action_to_json, play_game, record_to_json
+from take6.errors import FileError, Take6Error, UsageError
+from take6.game import play_game, record_to_json
 from take6.notation import Position, parse_rows
 from take6.record import load_record, replay
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
-from take6.state import (
-    ChooseRow,
-    Event,
-    Phase,
-    Placed,
-    Play,
-    RoundScored,
-    State,
-    from_position,
-    step,
-)
+from take6.state import Action, ChooseRow
 from take6.text import excerpt, parse_float, parse_int, plural
+from take6.turn import (
+    Event,
+    Placed,
+    Revealed,
+    RoundScored,
+    RoundStarted,
+    Turn,
+    TurnEnded,
+    resolve_turn,
+)
 
 EXIT_USAGE = 2
 
@@ -52,8 +52,34 @@ MAX_MESSAGE = 500
 """An error line is cut to this many characters (messages already cut long inputs)."""
 
 
-class CliError(Take6Error):
+class CliError(UsageError):
     """A wrong command-line argument."""
+
+
+def read_file(path: str, what: str) -> bytes:
+    """The bytes of the file ``path`` (``-``: standard input); an unreadable file is a
+    :class:`~take6.errors.FileError` naming ``what``, the file and the reason."""
+    if path == "-":
+        stdin = getattr(sys.stdin, "buffer", None)  # bytes, unless stdin is replaced by text
+        data = stdin.read() if stdin is not None else sys.stdin.read()
+        return data if isinstance(data, bytes) else data.encode("utf-8")
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise FileError(f"cannot read {what} {excerpt(path)}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def file_errors(what: str, path: object) -> Iterator[None]:
+    """Turn an ``OSError`` inside the block (writing ``what`` to ``path``) into a
+    :class:`~take6.errors.FileError`."""
+    try:
+        yield
+    except OSError as exc:
+        raise FileError(
+            f"cannot write {what} {excerpt(str(path))}: {exc.strerror or exc}"
+        ) from None
 
 
 def int_arg(text: str) -> int:
@@ -146,85 +172,76 @@ def _add_turn(sub: Any) -> None:
     p.set_defaults(func=_run_turn)
 
 
-def resolve_turn(
+def _turn_of(
     rows: Sequence[Sequence[int]],
     plays: Sequence[int],
     choices: Sequence[int],
     variant: str = "standard",
     profi_tie: ProfiTie = ProfiTie.OWNER_CHOOSES,
-) -> tuple[State, list[Event], list[int]]:
-    """Play one turn; ``choices`` are 1-based rows for the pending decisions, in order.
-
-    Returns the state after the turn, the events and the choices used (1-based)."""
+) -> Turn:
+    """Play one turn with :func:`take6.turn.resolve_turn`; ``choices`` are 1-based rows for the
+    pending decisions, in order (the command line's numbering)."""
     deck = None
     if variant in (Variant.TAKTIK.value, Variant.LOGIK.value) and 2 <= len(plays) <= 10:
         # The Taktik and Logik decks are 1..10n+4, as in a real game of n players.
         deck = Rules.for_variant(variant, players=len(plays)).deck_size
-    pos = Position.create(variant, rows, [[c] for c in plays], deck=deck)
-    one_turn = pos.rules.with_(end=EndCondition(target=None, rounds=1), profi_tie=profi_tie)
-    state = from_position(dataclasses.replace(pos, rules=one_turn))
-    events: list[Event] = []
+    pos = Position.create(variant, rows, [[c] for c in plays], deck=deck)  # validates the table
+    rules = pos.rules.with_(profi_tie=profi_tie)
     remaining = list(choices)
     used: list[int] = []
-    while state.phase in (Phase.CHOOSE, Phase.ROW_CHOICE):
-        if state.phase is Phase.CHOOSE:
-            player = state.to_act()[0]
-            state, evs = step(state, Play(player, plays[player]))
-        else:
-            assert state.pending is not None
-            pend = state.pending
-            allowed = [m.row + 1 for m in pend.placement.options]
-            names = ", ".join(map(str, allowed))
-            why = {
-                "too-low": "is too low for every row",
-                "no-fit": "fits no row",
-                "tie": "is as close to a row's start as to another row's end",
-            }[pend.placement.reason.value]
-            if not remaining:
-                raise CliError(
-                    f"card {pend.card} (player {pend.player + 1}) {why}: give the row it "
-                    f"takes with --choose (one of rows {names})"
-                )
-            row = remaining.pop(0)
-            if row not in allowed:
-                raise CliError(
-                    f"--choose {row} is not allowed for card {pend.card} (player "
-                    f"{pend.player + 1}), which {why}: choose one of rows {names}"
-                )
-            used.append(row)
-            state, evs = step(state, ChooseRow(pend.player, row - 1))
-        events.extend(evs)
+    while True:
+        turn = resolve_turn(pos.rows, plays, rules, used)
+        pend = turn.pending
+        if pend is None:
+            break
+        allowed = [m.row + 1 for m in pend.placement.options]
+        names = ", ".join(map(str, allowed))
+        why = {
+            "too-low": "is too low for every row",
+            "no-fit": "fits no row",
+            "tie": "is as close to a row's start as to another row's end",
+        }[pend.placement.reason.value]
+        if not remaining:
+            raise CliError(
+                f"card {pend.card} (player {pend.player + 1}) {why}: give the row it "
+                f"takes with --choose (one of rows {names})"
+            )
+        row = remaining.pop(0)
+        if row not in allowed:
+            raise CliError(
+                f"--choose {row} is not allowed for card {pend.card} (player "
+                f"{pend.player + 1}), which {why}: choose one of rows {names}"
+            )
+        used.append(row - 1)
     if remaining:
         raise CliError(
             f"--choose gave {len(choices)} row choice(s) but this turn needed {len(used)}"
         )
-    return state, events, used
+    return turn
 
 
 def _run_turn(args: argparse.Namespace) -> int:
     rows = parse_rows(args.rows)
     plays = _cards_arg(args.plays, "--plays")
     choices = _cards_arg(args.choose, "--choose") if args.choose else []
-    state, events, used = resolve_turn(rows, plays, choices, args.variant, ProfiTie(args.profi_tie))
+    turn = _turn_of(rows, plays, choices, args.variant, ProfiTie(args.profi_tie))
     n = len(plays)
-    taken: list[list[int]] = [[] for _ in range(n)]
-    placed = [e for e in events if isinstance(e, Placed)]
-    for e in placed:
-        taken[e.player].extend(e.taken)
-    heads = [sum(HEADS[c] for c in t) for t in taken]
+    taken = [list(t) for t in turn.taken(n)]
+    heads = list(turn.heads(n))
+    placed = turn.placed
     if args.json:
         data = {
             "variant": args.variant,
-            "rows": [list(r) for r in state.rows],
+            "rows": [list(r) for r in turn.rows],
             "plays": plays,
-            "choices": used,
+            "choices": [row for _, row in turn.choices],
             "taken": taken,
             "heads": heads,
             "placements": [
                 {
-                    "player": e.player + 1,
+                    "player": e.player,
                     "card": e.card,
-                    "row": e.row + 1,
+                    "row": e.row,
                     "side": e.side.value,
                     "taken": list(e.taken),
                 }
@@ -247,7 +264,7 @@ def _run_turn(args: argparse.Namespace) -> int:
         out.print(line)
     out.print()
     out.print("Rows after the turn:")
-    out.print(rows_table(state.rows))
+    out.print(rows_table(turn.rows))
     out.print()
     for p in range(n):
         out.print(
@@ -361,7 +378,7 @@ def _run_play(args: argparse.Namespace) -> int:
     if len(names) != rules.players:
         raise CliError(f"--bots names {len(names)} bots for {rules.players} players")
     bots = [make_bot(name) for name in names]
-    record = play_game(rules, bots, args.seed, keep_states=not (args.json or args.summary))
+    record = play_game(rules, bots, args.seed, keep_states=False)
     final = record.final
     if args.json:
         print(json.dumps(record_to_json(record)))
@@ -369,7 +386,7 @@ def _run_play(args: argparse.Namespace) -> int:
     out = console()
     players = [f"P{p + 1} ({names[p]})" for p in range(rules.players)]
     if not args.summary:
-        _print_log(out, record.states, record.actions, players)
+        _print_log(out, rules, record.actions, record.events, players)
     out.rule(f"Final scores ({rules.variant.value}, {rules.players} players, seed {args.seed})")
     out.print(scores_table(players, final.round_scores, final.totals, final.winners()))
     won = ", ".join(f"P{p + 1}" for p in final.winners())
@@ -379,43 +396,39 @@ def _run_play(args: argparse.Namespace) -> int:
 
 
 def _print_log(
-    out: Console, states: Sequence[State], actions: Sequence[Any], players: Sequence[str]
+    out: Console,
+    rules: Rules,
+    actions: Sequence[Action],
+    events: Sequence[Sequence[Event]],
+    players: Sequence[str],
 ) -> None:
+    """The game log, read from the events of each action (:mod:`take6.turn`)."""
     plays: list[str] = []
-    for before, action in zip(states, actions, strict=False):
-        after_state, events = step(before, action)
-        kind = action_to_json(action)["type"]
-        if kind == "deal" or (kind == "pick" and after_state.phase is Phase.CHOOSE):
-            out.rule(f"Round {after_state.round}")
-            if after_state.rules.draft:
-                for p, hand in enumerate(after_state.hands):
-                    out.print(f"{players[p]} drafted ", cards_text(hand), sep="")
-            out.print(rows_table(after_state.rows))
-        if isinstance(action, Play):
-            plays.append(f"P{action.player + 1} {action.card}")
+    for action, evs in zip(actions, events, strict=True):
         if isinstance(action, ChooseRow):
             plays.append(f"(P{action.player + 1} chooses row {action.row + 1})")
-        placed = [e for e in events if isinstance(e, Placed)]
-        takes = [
-            f"P{e.player + 1} takes row {e.row + 1} "
-            f"({', '.join(map(str, e.taken))}: {sum(HEADS[c] for c in e.taken)})"
-            for e in placed
-            if e.taken
-        ]
-        turn_over = (
-            isinstance(action, (Play, ChooseRow))
-            and not after_state.queue
-            and after_state.phase is not Phase.ROW_CHOICE
-            and all(c is None for c in after_state.chosen)
-            and (after_state.rules.simultaneous or after_state.picker == 0)
-        )
-        if takes:
-            plays.append("→ " + "; ".join(takes))
-        if turn_over:
-            out.print(f"turn {before.turn + 1}: " + "  ".join(plays))
-            plays = []
-        for e in events:
-            if isinstance(e, RoundScored):
+        takes: list[str] = []
+        for e in evs:
+            if isinstance(e, RoundStarted):
+                out.rule(f"Round {e.round}")
+                if rules.draft:
+                    for p, hand in enumerate(e.hands):
+                        out.print(f"{players[p]} drafted ", cards_text(hand), sep="")
+                out.print(rows_table(e.rows))
+            elif isinstance(e, Revealed):
+                plays.extend(f"P{p + 1} {c}" for p, c in e.plays)
+            elif isinstance(e, Placed) and e.taken:
+                takes.append(
+                    f"P{e.player + 1} takes row {e.row + 1} "
+                    f"({', '.join(map(str, e.taken))}: {sum(HEADS[c] for c in e.taken)})"
+                )
+            elif isinstance(e, TurnEnded):
+                if takes:
+                    plays.append("→ " + "; ".join(takes))
+                    takes = []
+                out.print(f"turn {e.turn}: " + "  ".join(plays))
+                plays = []
+            elif isinstance(e, RoundScored):
                 out.print(
                     "round "
                     f"{e.round} heads: "
@@ -423,6 +436,8 @@ def _print_log(
                     + " | totals: "
                     + ", ".join(f"P{p + 1} {t}" for p, t in enumerate(e.totals))
                 )
+        if takes:
+            plays.append("→ " + "; ".join(takes))
 
 
 # -- take6 replay ---------------------------------------------------------------------------
@@ -445,14 +460,7 @@ def _add_replay(sub: Any) -> None:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    data: str | bytes
-    if args.file == "-":
-        stdin = getattr(sys.stdin, "buffer", None)  # bytes, unless stdin is replaced by text
-        data = stdin.read() if stdin is not None else sys.stdin.read()
-    else:
-        with open(args.file, "rb") as f:
-            data = f.read()
-    result = replay(load_record(data))
+    result = replay(load_record(read_file(args.file, "the game record")))
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -497,7 +505,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(code)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2, already printed)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    except (ValueError, OSError) as exc:
+    except Take6Error as exc:  # every error a user can cause; anything else is a bug
         print(f"take6: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

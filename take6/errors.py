@@ -1,10 +1,27 @@
-"""Typed errors: each is a ``ValueError`` whose message names the bad input and the position."""
+"""Typed errors: each is a ``ValueError`` whose message names the bad input and the position.
+
+:class:`Take6Error` is the one root of every error a user can cause, in every package (the
+solver's ``SolverError``, ``CertificateError``, ``StudyError``, ``DraftError``, the proofs'
+usage errors, the records' ``RecordError``): the command line turns exactly these into one line
+and exit status 2, so anything else is a bug and shows as one."""
 
 from __future__ import annotations
 
 
 class Take6Error(ValueError):
-    """Base class of every error the rules core raises on bad input."""
+    """Base class of every error a user can cause (bad input, a wrong argument, a missing file)."""
+
+
+class InputError(Take6Error):
+    """Text that does not read: not a number in ASCII digits, not UTF-8, ..."""
+
+
+class UsageError(Take6Error):
+    """A wrong argument to a function or command (an unknown bot, too few bots, ...)."""
+
+
+class FileError(Take6Error):
+    """A file that cannot be read or written (the message names the file and the reason)."""
 
 
 class CardError(Take6Error):

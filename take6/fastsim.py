@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from take6 import cards
+from take6.errors import UsageError
 from take6.rules import Comparison, ProfiTie, Rules
 
 __all__ = ["BOT_NAMES", "FastResult", "PlacementRecord", "simulate", "simulate_many"]
@@ -132,11 +133,11 @@ class _Plan:
         n = rules.players
         names = tuple(bots) if bots is not None else ("random",) * n
         if len(names) != n:
-            raise ValueError(f"{len(names)} bots for {n} players")
+            raise UsageError(f"{len(names)} bots for {n} players")
         kinds: list[int] = []
         for name in names:
             if name not in BOT_NAMES:
-                raise ValueError(f"unknown bot {name!r} (fast path knows: {', '.join(BOT_NAMES)})")
+                raise UsageError(f"unknown bot {name!r} (fast path knows: {', '.join(BOT_NAMES)})")
             kinds.append(BOT_NAMES.index(name))
         self.kinds: list[int] = kinds
         self.players: int = n

@@ -12,27 +12,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from take6.bots import Bot
+from take6.errors import UsageError
 from take6.record import Record, action_to_json, rules_to_json
 from take6.rules import Rules
 from take6.state import (
     Action,
     Phase,
     State,
-    apply,
     new_game,
     random_deal,
+    step,
 )
+from take6.turn import Event
 
 
 @dataclass
 class GameRecord:
-    """A finished (or stopped) game: the settings, the seed, every action and the final state."""
+    """A finished (or stopped) game: the settings, the seed, every action, what each action
+    made happen (``events[i]`` are the events of ``actions[i]``, see :mod:`take6.turn`) and the
+    states (every one, or only the final one)."""
 
     rules: Rules
     seed: int | None
     bots: tuple[str, ...]
     actions: list[Action] = field(default_factory=list)
     states: list[State] = field(default_factory=list)
+    events: list[tuple[Event, ...]] = field(default_factory=list)
 
     @property
     def final(self) -> State:
@@ -51,7 +56,7 @@ def play_game(
     shuffles and the bots, in the order they act (simultaneous choices in seat order)."""
     rules.check_always_ends()
     if len(bots) != rules.players:
-        raise ValueError(f"{len(bots)} bots for {rules.players} players")
+        raise UsageError(f"{len(bots)} bots for {rules.players} players")
     rng = random.Random(seed)
     state = new_game(rules)
     record = GameRecord(rules, seed, tuple(b.name for b in bots), [], [state])
@@ -63,8 +68,9 @@ def play_game(
         else:
             p = state.to_act()[0]
             action = bots[p].act(state, p, rng)
-        state = apply(state, action)
+        state, events = step(state, action)
         record.actions.append(action)
+        record.events.append(events)
         if keep_states:
             record.states.append(state)
         else:

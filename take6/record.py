@@ -22,7 +22,18 @@ from typing import Any
 
 from take6.errors import IllegalActionError, RulesError, Take6Error
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
-from take6.state import Action, ChooseRow, Deal, Pick, Play, State, apply, new_game
+from take6.state import (
+    ILLEGAL_PREFIX,
+    Action,
+    ChooseRow,
+    Deal,
+    Pick,
+    Play,
+    State,
+    apply,
+    describe_action,
+    new_game,
+)
 from take6.text import MAX_DIGITS, decode, excerpt, plural, strip_bom
 
 FORMAT = "take6-game-record"
@@ -365,10 +376,11 @@ class ReplayResult:
             assert self.illegal_action is not None
             action = json.dumps(action_to_json(self.illegal_action))
             why = self.error or ""
-            engine_prefix = f"illegal action {self.illegal_action!r}: "
+            engine_prefix = f"{ILLEGAL_PREFIX}{describe_action(self.illegal_action)}: "
             if why.startswith(engine_prefix):
                 why = why[len(engine_prefix) :]
-            return f"step {self.illegal_step}: action {action} is illegal: {why}"
+            said = describe_action(self.illegal_action)
+            return f"step {self.illegal_step}: {said} ({action}) is illegal: {why}"
         if self.mismatches:
             return "replay contradicts the record: " + "; ".join(self.mismatches)
         final = self.final

@@ -23,8 +23,23 @@ from dataclasses import dataclass, replace
 from take6.cards import HEADS, Card
 from take6.errors import IllegalActionError, PositionError
 from take6.notation import Position, format_position
-from take6.placement import Move, Placement, Reason, Rows, Side, apply_move, place
+from take6.placement import Rows
 from take6.rules import Rules
+from take6.text import excerpt
+from take6.turn import (
+    Event,
+    GameOver,
+    Outcome,
+    Pending,
+    Queue,
+    Revealed,
+    RoundScored,
+    RoundStarted,
+    Termination,
+    TurnEnded,
+    place_cards,
+    reveal,
+)
 
 Hand = tuple[Card, ...]
 
@@ -79,38 +94,6 @@ class ChooseRow:
 
 
 Action = Deal | Pick | Play | ChooseRow
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A revealed card waiting for its owner's row choice."""
-
-    player: int
-    card: Card
-    placement: Placement
-
-
-@dataclass(frozen=True)
-class Placed:
-    """Event: ``player``'s ``card`` went to ``row`` (0-based) by ``side``, taking ``taken``."""
-
-    player: int
-    card: Card
-    row: int
-    side: Side
-    taken: tuple[Card, ...]
-
-
-@dataclass(frozen=True)
-class RoundScored:
-    """Event: round ``round`` ended; each player added ``heads[p]`` to their total."""
-
-    round: int
-    heads: tuple[int, ...]
-    totals: tuple[int, ...]
-
-
-Event = Placed | RoundScored
 
 
 @dataclass(frozen=True)
@@ -204,7 +187,7 @@ class State:
             text += f": {format_position(table)}"
         if self.pending is not None:
             p = self.pending
-            text += f"; seat {p.player} must place {p.card}"
+            text += f"; player {p.player + 1} must place {p.card}"
         return text
 
     def _repr_svg_(self) -> str:
@@ -314,8 +297,42 @@ def legal_actions(state: State, player: int | None = None) -> list[Action]:
 # -- transitions ----------------------------------------------------------------------------
 
 
+def describe_action(action: Action) -> str:
+    """An action in words, players numbered from 1 as in all human-readable output."""
+    if isinstance(action, Deal):
+        return f"the deal {excerpt(action.order)}"
+    if isinstance(action, Pick):
+        return f"{_who(action.player)} picks {excerpt(action.card)}"
+    if isinstance(action, Play):
+        return f"{_who(action.player)} plays {excerpt(action.card)}"
+    if isinstance(action, ChooseRow):
+        row = action.row
+        which = f"row {row + 1}" if _is_int(row) else f"row {excerpt(row)}"
+        return f"{_who(action.player)} chooses {which}"
+    return excerpt(action)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _who(player: object) -> str:
+    return (
+        f"player {player + 1}"
+        if isinstance(player, int) and _is_int(player)
+        else (f"seat {excerpt(player)}")
+    )
+
+
+ILLEGAL_PREFIX = "illegal action: "
+"""How every :class:`IllegalActionError` message of the engine starts (then the action in words,
+a colon and the reason)."""
+
+
 def _illegal(state: State, action: Action, why: str) -> IllegalActionError:
-    return IllegalActionError(f"illegal action {action!r}: {why} in {state.describe()}")
+    return IllegalActionError(
+        f"{ILLEGAL_PREFIX}{describe_action(action)}: {why} in {state.describe()}"
+    )
 
 
 def apply(state: State, action: Action) -> State:
@@ -332,9 +349,9 @@ def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
 
 def _apply(state: State, action: Action, events: list[Event] | None) -> State:
     if isinstance(action, Deal):
-        return _apply_deal(state, action)
+        return _apply_deal(state, action, events)
     if isinstance(action, Pick):
-        return _apply_pick(state, action)
+        return _apply_pick(state, action, events)
     if isinstance(action, Play):
         return _apply_play(state, action, events)
     if isinstance(action, ChooseRow):
@@ -354,12 +371,12 @@ def _check_player(state: State, action: Pick | Play | ChooseRow, phase: Phase) -
         raise _illegal(state, action, f"the game is in the {state.phase.value} phase")
     p = action.player
     if not isinstance(p, int) or not 0 <= p < state.players:
-        raise _illegal(state, action, f"no player {p!r} (seats are 0..{state.players - 1})")
+        raise _illegal(state, action, f"no {_who(p)} (players are 1..{state.players})")
     if p not in state.to_act():
-        raise _illegal(state, action, f"seat {p} is not to act")
+        raise _illegal(state, action, f"player {p + 1} is not to act")
 
 
-def _apply_deal(state: State, action: Deal) -> State:
+def _apply_deal(state: State, action: Deal, events: list[Event] | None) -> State:
     if state.phase is not Phase.DEAL:
         raise _illegal(state, action, f"no deal is due in the {state.phase.value} phase")
     rules = state.rules
@@ -372,10 +389,12 @@ def _apply_deal(state: State, action: Deal) -> State:
         hands = tuple(tuple(sorted(h)) for h in hands)
     rows = tuple((c,) for c in order[n * k : n * k + rules.rows])
     rest = tuple(sorted(order[n * k + rules.rows :]))
+    if events is not None:
+        events.append(RoundStarted(state.round, rows, hands))
     return replace(state, phase=Phase.CHOOSE, hands=hands, rows=rows, set_aside=rest, picker=0)
 
 
-def _apply_pick(state: State, action: Pick) -> State:
+def _apply_pick(state: State, action: Pick, events: list[Event] | None) -> State:
     _check_player(state, action, Phase.DRAFT)
     if action.card not in state.pool:
         raise _illegal(state, action, f"card {action.card!r} is not face up in the draft")
@@ -387,6 +406,8 @@ def _apply_pick(state: State, action: Pick) -> State:
     if all(len(h) == rules.hand_size for h in hands):
         rows = tuple((c,) for c in pool[: rules.rows])
         rest = pool[rules.rows :]
+        if events is not None:
+            events.append(RoundStarted(state.round, rows, tuple(hands)))
         return replace(
             state,
             phase=Phase.CHOOSE,
@@ -404,60 +425,53 @@ def _apply_play(state: State, action: Play, events: list[Event] | None) -> State
     p, card = action.player, action.card
     hand = state.hands[p]
     if card not in hand:
-        raise _illegal(state, action, f"card {card!r} is not in seat {p}'s hand")
+        raise _illegal(state, action, f"card {card!r} is not in player {p + 1}'s hand")
     if state.rules.pile_play and card != hand[0]:
-        raise _illegal(state, action, f"seat {p} must turn up the top card {hand[0]}")
+        raise _illegal(state, action, f"player {p + 1} must turn up the top card {hand[0]}")
     hands = list(state.hands)
     hands[p] = tuple(c for c in hand if c != card)
     if not state.rules.simultaneous:
-        return _resolve(replace(state, hands=tuple(hands), queue=((card, p),)), events)
+        if events is not None:
+            events.append(Revealed(((p, card),)))
+        return _resolve(replace(state, hands=tuple(hands)), ((card, p),), (), events)
     chosen = list(state.chosen)
     chosen[p] = card
     if any(c is None for c in chosen):
         return replace(state, hands=tuple(hands), chosen=tuple(chosen))
-    queue = tuple(sorted((c, i) for i, c in enumerate(chosen) if c is not None))
-    return _resolve(
-        replace(state, hands=tuple(hands), chosen=(None,) * state.players, queue=queue), events
-    )
+    cards = tuple(c for c in chosen if c is not None)
+    if events is not None:
+        events.append(Revealed(tuple(enumerate(cards))))
+    state = replace(state, hands=tuple(hands), chosen=(None,) * state.players)
+    return _resolve(state, reveal(cards, state.rules), (), events)
 
 
 def _apply_choose_row(state: State, action: ChooseRow, events: list[Event] | None) -> State:
     _check_player(state, action, Phase.ROW_CHOICE)
     pending = state.pending
     assert pending is not None
-    move = pending.placement.option_for_row(action.row) if isinstance(action.row, int) else None
+    move = pending.placement.option_for_row(action.row) if _is_int(action.row) else None
     if move is None:
         options = ", ".join(str(m.row + 1) for m in pending.placement.options)
-        raise _illegal(
-            state,
-            action,
-            f"card {pending.card} may take row {options} (0-based row "
-            f"{action.row!r} is not one of them)",
-        )
-    state = _put(state, pending.player, pending.card, move, events)
-    return _resolve(replace(state, pending=None, phase=Phase.CHOOSE), events)
+        raise _illegal(state, action, f"card {pending.card} may take row {options}, not that one")
+    state = replace(state, pending=None, phase=Phase.CHOOSE)
+    return _resolve(state, state.queue, (action.row,), events)
 
 
-def _put(state: State, player: int, card: Card, move: Move, events: list[Event] | None) -> State:
-    rows, taken = apply_move(state.rows, card, move, state.rules.row_capacity)
+def _resolve(
+    state: State, queue: Queue, choices: tuple[int, ...], events: list[Event] | None
+) -> State:
+    """Place the revealed cards (:func:`take6.turn.place_cards`) until a choice is needed or the
+    turn ends."""
+    turn = place_cards(state.rows, queue, state.rules, choices)
+    piles = list(state.piles)
+    for e in turn.placed:
+        if e.taken:
+            piles[e.player] += e.taken
     if events is not None:
-        side = Side.TAKE if taken else move.side
-        events.append(Placed(player, card, move.row, side, taken))
-    if taken:
-        piles = list(state.piles)
-        piles[player] = piles[player] + taken
-        return replace(state, rows=rows, piles=tuple(piles), queue=state.queue[1:])
-    return replace(state, rows=rows, queue=state.queue[1:])
-
-
-def _resolve(state: State, events: list[Event] | None) -> State:
-    """Place the revealed cards in ascending order until a choice is needed or the turn ends."""
-    while state.queue:
-        card, p = state.queue[0]
-        placement = place(state.rows, card, state.rules)
-        if placement.reason is not Reason.FORCED:
-            return replace(state, phase=Phase.ROW_CHOICE, pending=Pending(p, card, placement))
-        state = _put(state, p, card, placement.options[0], events)
+        events.extend(turn.placed)
+    state = replace(state, rows=turn.rows, piles=tuple(piles), queue=turn.queue)
+    if turn.pending is not None:
+        return replace(state, phase=Phase.ROW_CHOICE, pending=turn.pending)
     return _end_turn(replace(state, phase=Phase.CHOOSE), events)
 
 
@@ -469,6 +483,8 @@ def _end_turn(state: State, events: list[Event] | None) -> State:
             return replace(state, picker=nxt)
         state = replace(state, picker=0)
     state = replace(state, turn=state.turn + 1)
+    if events is not None:
+        events.append(TurnEnded(state.round, state.turn))
     if any(state.hands):
         return state
     return _end_round(state, events)
@@ -480,6 +496,12 @@ def _end_round(state: State, events: list[Event] | None) -> State:
     if events is not None:
         events.append(RoundScored(state.round, heads, totals))
     state = replace(state, totals=totals, round_scores=state.round_scores + (heads,))
-    if state.rules.end.reached(totals, state.round):
-        return replace(state, phase=Phase.GAME_OVER)
+    end = state.rules.end
+    if end.reached(totals, state.round):
+        state = replace(state, phase=Phase.GAME_OVER)
+        if events is not None:
+            played_out = end.rounds is not None and state.round >= end.rounds
+            why = Termination.ROUNDS if played_out else Termination.TARGET
+            events.append(GameOver(Outcome(why, state.winners(), totals)))
+        return state
     return _start_round(replace(state, round=state.round + 1))

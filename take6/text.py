@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import reprlib
 
+from take6.errors import InputError
+
 EXCERPT = 80
 """Characters of an input an error message echoes before it is cut."""
 
@@ -57,12 +59,12 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
 def parse_int(text: str, what: str) -> int:
     """``text`` as an integer: ASCII digits with an optional sign and at most
     :data:`MAX_DIGITS` digits (no Unicode digits, underscores, spaces inside or exponents).
-    Raises ``ValueError`` with one line naming ``what`` and the text."""
+    Raises :class:`~take6.errors.InputError` with one line naming ``what`` and the text."""
     t = text.strip() if isinstance(text, str) else text
     if not isinstance(t, str) or not _INT.fullmatch(t):
-        raise ValueError(f"{what}: {excerpt(text)} is not a number (ASCII digits only)")
+        raise InputError(f"{what}: {excerpt(text)} is not a number (ASCII digits only)")
     if len(t.lstrip("+-")) > MAX_DIGITS:
-        raise ValueError(
+        raise InputError(
             f"{what}: a {len(t.lstrip('+-'))}-digit number is too long (at most {MAX_DIGITS} "
             f"digits): {excerpt(text)}"
         )
@@ -74,11 +76,11 @@ _FLOAT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?")
 
 def parse_float(text: str, what: str) -> float:
     """``text`` as a finite number: ASCII digits with an optional sign, decimal point and short
-    exponent (no Unicode digits, underscores, ``nan`` or ``inf``). Raises ``ValueError`` with
-    one line naming ``what`` and the text."""
+    exponent (no Unicode digits, underscores, ``nan`` or ``inf``). Raises
+    :class:`~take6.errors.InputError` with one line naming ``what`` and the text."""
     t = text.strip() if isinstance(text, str) else text
     if not isinstance(t, str) or len(t) > MAX_DIGITS or not _FLOAT.fullmatch(t):
-        raise ValueError(f"{what}: {excerpt(text)} is not a number (ASCII digits only)")
+        raise InputError(f"{what}: {excerpt(text)} is not a number (ASCII digits only)")
     return float(t)
 
 
@@ -88,9 +90,9 @@ def strip_bom(text: str) -> str:
 
 
 def decode(data: bytes, what: str) -> str:
-    """UTF-8 ``data`` as text (a leading byte-order mark dropped); ``ValueError`` naming
-    ``what`` when it is not UTF-8."""
+    """UTF-8 ``data`` as text (a leading byte-order mark dropped);
+    :class:`~take6.errors.InputError` naming ``what`` when it is not UTF-8."""
     try:
         return strip_bom(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{what} is not UTF-8 text (byte {exc.start})") from None
+        raise InputError(f"{what} is not UTF-8 text (byte {exc.start})") from None

@@ -346,4 +346,4 @@ def test_default_objective_is_one_rule() -> None:
 
     assert default_objective(2) is Objective.DIFF
     assert all(default_objective(n) is Objective.PARANOID for n in range(3, 11))
-    assert DealStudy(hand_sizes=(1,), deals=1, players=3).objective == "paranoid"
+    assert DealStudy(hand_sizes=(1,), deals=1, players=3).objective is Objective.PARANOID

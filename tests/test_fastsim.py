@@ -26,7 +26,8 @@ from take6.errors import RulesError
 from take6.fastsim import FastResult, PlacementRecord, simulate, simulate_many
 from take6.game import play_game
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
-from take6.state import Placed, new_game, step
+from take6.state import new_game, step
+from take6.turn import Placed
 
 DIFF_GAMES = int(os.environ.get("TAKE6_DIFF_GAMES", "600"))
 

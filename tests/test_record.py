@@ -109,9 +109,9 @@ def test_replay_names_the_step_of_a_card_not_in_hand() -> None:
     assert result.illegal_action == Play(0, hand_of_other)
     assert result.steps == i
     message = result.message()
-    assert message.startswith(f"step {i + 1}: action ")
+    assert message.startswith(f"step {i + 1}: player 1 plays {hand_of_other} (")
     assert json.dumps(data["actions"][i]) in message
-    assert f"card {hand_of_other} is not in seat 0's hand" in message
+    assert f"card {hand_of_other} is not in player 1's hand" in message
     assert "\n" not in message
 
 
@@ -306,7 +306,9 @@ def test_cli_replay_of_a_tampered_record(
     code, out, err = run(capsys, "replay", write(tmp_path, data))
     assert code == 1
     assert err == ""
-    assert out.startswith(f'step {PLAY + 1}: action {{"type": "play", "player": 0, "card": 200}}')
+    assert out.startswith(
+        f'step {PLAY + 1}: player 1 plays 200 ({{"type": "play", "player": 0, "card": 200}})'
+    )
     assert out.count("\n") == 1
     code, out, _ = run(capsys, "replay", write(tmp_path, data), "--json")
     result = json.loads(out)
@@ -328,7 +330,7 @@ def test_cli_replay_of_wrong_scores(capsys: pytest.CaptureFixture[str], tmp_path
     [
         ("not json", "take6: error: not valid JSON"),
         ('{"format": "take6-game-record"}', "take6: error: record lacks 'version'"),
-        (None, "take6: error: [Errno 2] No such file or directory"),
+        (None, "take6: error: cannot read the game record"),
     ],
 )
 def test_cli_replay_of_malformed_input(
@@ -384,5 +386,5 @@ def test_viewer_stops_before_an_illegal_action() -> None:
     viewer = RecordViewer(load_record(data))
     assert len(viewer) == PLAY + 1
     html = viewer.last()._repr_html_()
-    assert f"step {PLAY + 1}: action" in html
+    assert f"step {PLAY + 1}: player 1 plays 200" in html
     assert "&quot;card&quot;: 200" in html  # the action's JSON, escaped

@@ -50,11 +50,11 @@ def test_illegal_action_message_names_seat_and_state() -> None:
     with pytest.raises(IllegalActionError) as info:
         apply(state, Play(1, 14))
     msg = str(info.value)
-    assert "Play(player=1, card=14)" in msg
-    assert "not in seat 1's hand" in msg
+    assert "player 2 plays 14" in msg
+    assert "not in player 2's hand" in msg
     assert "standard 12/37/43/58 14,61|15,44" in msg
     state = apply(state, Play(0, 14))
-    with pytest.raises(IllegalActionError, match="seat 0 is not to act"):
+    with pytest.raises(IllegalActionError, match="player 1 is not to act"):
         apply(state, Play(0, 61))
 
 

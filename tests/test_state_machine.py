@@ -29,6 +29,7 @@ from take6 import (
     Comparison,
     Deal,
     EndCondition,
+    GameOver,
     IllegalActionError,
     Phase,
     Pick,
@@ -36,10 +37,13 @@ from take6 import (
     Play,
     ProfiTie,
     Reason,
+    Revealed,
     RoundScored,
+    RoundStarted,
     Rules,
     Side,
     State,
+    TurnEnded,
     Variant,
     apply_move,
     legal_actions,
@@ -50,6 +54,7 @@ from take6 import (
 )
 from take6.bots import make_bot
 from take6.game import play_game
+from take6.state import describe_action
 
 MAX_PLAYERS = {"standard": 10, "taktik": 10, "logik": 10, "profi": 10, "kids": 6}
 
@@ -141,13 +146,28 @@ def replay_placements(before: State, action: Any, events: Any, after: State) -> 
     """Replay the step's Placed events with the public placement functions: each card went
     where :func:`take6.place` sends it (a chosen row only when the owner had the choice)."""
     if before.phase not in (Phase.CHOOSE, Phase.ROW_CHOICE):
-        assert events == ()  # deals and draft picks place nothing
+        # Deals and draft picks place nothing; the one that lays the rows starts the round.
+        started = (RoundStarted(after.round, after.rows, after.hands),)
+        assert events == (started if after.phase is Phase.CHOOSE else ())
         return
     rules = before.rules
     rows = before.rows
-    for i, e in enumerate(events):
-        if not isinstance(e, Placed):
-            return  # the round was scored; the table is reset or final
+    kinds = [type(e) for e in events]
+    # The order of a step's events: the reveal, the placements, the end of the turn, of the
+    # round and of the game.
+    order = [Revealed, Placed, TurnEnded, RoundScored, GameOver]
+    assert kinds == sorted(kinds, key=order.index)
+    if isinstance(action, Play) and (not rules.simultaneous or before.to_act() == (action.player,)):
+        assert isinstance(events[0], Revealed)
+        assert dict(events[0].plays)[action.player] == action.card
+    else:
+        assert Revealed not in kinds
+    if after.is_over:
+        assert isinstance(events[-1], GameOver)
+        assert events[-1].outcome.winners == after.winners()
+        assert events[-1].outcome.totals == after.totals
+    placed = [e for e in events if isinstance(e, Placed)]
+    for i, e in enumerate(placed):
         pl = place(rows, e.card, rules)
         if i == 0 and isinstance(action, ChooseRow):
             assert before.pending is not None and before.pending.card == e.card
@@ -181,8 +201,7 @@ class Tracker:
                     self.taken[e.player].extend(e.taken)
                     self.takes_this_turn[e.player] += 1
                     assert self.takes_this_turn[e.player] == 1  # one row per player per turn
-            else:
-                assert isinstance(e, RoundScored)
+            elif isinstance(e, RoundScored):
                 expected = tuple(heads_of(t) for t in self.taken)
                 assert e.heads == expected
                 self.scores.append(e.heads)
@@ -267,7 +286,7 @@ class GameMachine(RuleBasedStateMachine):
                 continue
             with pytest.raises(IllegalActionError) as exc:
                 step(s, action)
-            assert repr(action) in str(exc.value)
+            assert describe_action(action) in str(exc.value)
             assert f"round {s.round}" in str(exc.value)
             assert "\n" not in str(exc.value)
         if s.phase is not Phase.DEAL:
@@ -298,8 +317,6 @@ class GameMachine(RuleBasedStateMachine):
     def do(self, action: Any) -> None:
         before = self.state
         self.state, events = step(self.state, action)
-        if isinstance(action, Deal):
-            assert events == ()
         self.tracker.see(events)
         replay_placements(before, action, events, self.state)
         if (self.state.round, self.state.turn) != (before.round, before.turn):

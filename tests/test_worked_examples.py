@@ -163,7 +163,7 @@ def test_profi_tie_owner_chooses() -> None:
     s, _ = play_turn(s, [20, 70])
     assert s.phase is Phase.ROW_CHOICE
     assert legal_actions(s) == [ChooseRow(0, 0), ChooseRow(0, 1)]
-    with pytest.raises(IllegalActionError, match="ChooseRow"):
+    with pytest.raises(IllegalActionError, match="chooses row"):
         apply(s, ChooseRow(0, 2))
     left = apply(s, ChooseRow(0, 1))
     assert left.rows[:2] == ((5, 18), (20, 22, 30))
@@ -188,8 +188,8 @@ def test_illegal_action_names_action_and_state() -> None:
     with pytest.raises(IllegalActionError) as exc:
         apply(s, Play(0, 5))
     msg = str(exc.value)
-    assert "Play(player=0, card=5)" in msg
-    assert "not in seat 0's hand" in msg
+    assert "player 1 plays 5" in msg
+    assert "not in player 1's hand" in msg
     assert "round 1, turn 1" in msg and "3/20/58/96" in msg
     assert "\n" not in msg
 
@@ -198,7 +198,7 @@ def test_choose_row_not_an_option() -> None:
     s = at("standard 3/20/58/96 2,40|30,31")
     s, _ = play_turn(s, [2, 30])
     for row in (4, -1, 17):
-        with pytest.raises(IllegalActionError, match=f"row {row}"):
+        with pytest.raises(IllegalActionError, match=f"row {row + 1}"):
             apply(s, ChooseRow(0, row))
 
 

@@ -59,6 +59,7 @@ import numpy.typing as npt
 import pyspiel
 
 from take6.cards import HEADS, MAX_CARD
+from take6.errors import IllegalActionError, UsageError
 from take6.notation import Position, format_position, parse_position
 from take6.rules import EndCondition, Rules
 from take6.state import Action as EngineAction
@@ -69,11 +70,12 @@ from take6.state import (
     Pick,
     Play,
     State,
-    apply,
     from_position,
     legal_actions,
     new_game,
+    step,
 )
+from take6.turn import RoundStarted
 
 SHORT_NAME = "python_take6"
 ROW_BASE = MAX_CARD
@@ -152,32 +154,32 @@ class Config:
         """Validate ``given`` (missing keys take :data:`DEFAULT_PARAMS`); raises ValueError."""
         unknown = set(given) - set(DEFAULT_PARAMS)
         if unknown:
-            raise ValueError(
+            raise UsageError(
                 f"unknown {SHORT_NAME} parameter(s) {sorted(unknown)} "
                 f"(known: {sorted(DEFAULT_PARAMS)})"
             )
         p = {**DEFAULT_PARAMS, **given}
         for key, default in DEFAULT_PARAMS.items():
             if type(p[key]) is not type(default):
-                raise ValueError(
+                raise UsageError(
                     f"{SHORT_NAME} parameter {key} must be {type(default).__name__}, got {p[key]!r}"
                 )
         if p["returns"] not in RETURNS:
-            raise ValueError(f"returns must be one of {RETURNS}, got {p['returns']!r}")
+            raise UsageError(f"returns must be one of {RETURNS}, got {p['returns']!r}")
         rounds = p["rounds"]
         if rounds < 1:
-            raise ValueError(f"rounds must be at least 1, got {rounds}")
+            raise UsageError(f"rounds must be at least 1, got {rounds}")
         end = EndCondition(target=None, rounds=rounds)
         position: Position | None = None
         if p["position"]:
             position = _parse_position_param(p["position"])
             where = f"position {format_position(position)!r}"
             if p["variant"] != position.variant.value:
-                raise ValueError(f"variant={p['variant']} does not match the {where}")
+                raise UsageError(f"variant={p['variant']} does not match the {where}")
             if p["players"] != position.players:
-                raise ValueError(f"players={p['players']} does not match the {where}")
+                raise UsageError(f"players={p['players']} does not match the {where}")
             if p["hand_size"] not in (0, position.rules.hand_size):
-                raise ValueError(f"hand_size={p['hand_size']} does not match the {where}")
+                raise UsageError(f"hand_size={p['hand_size']} does not match the {where}")
             rules = position.rules.with_(end=end)
             position = dataclasses.replace(position, rules=rules)
             p["position"] = position_param(position)
@@ -266,7 +268,7 @@ class Take6Game(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> Take6Observer:
         if params:
-            raise ValueError(f"{SHORT_NAME} observers take no parameters, got {dict(params)}")
+            raise UsageError(f"{SHORT_NAME} observers take no parameters, got {dict(params)}")
         obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         return Take6Observer(self.config, obs_type)
 
@@ -297,7 +299,7 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         self.log: tuple[_Logged, ...] = ()
         self.round_rows: tuple[tuple[int, ...], ...] = ()
         if self.engine.phase is Phase.CHOOSE:
-            self._round_started()
+            self._round_started(self.engine.rows)
 
     # -- OpenSpiel API -------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -334,7 +336,7 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
     def _apply_actions(self, actions: Sequence[int]) -> None:
         s = self.engine
         if len(actions) != s.players:
-            raise ValueError(f"{len(actions)} actions for {s.players} players in {s.describe()}")
+            raise UsageError(f"{len(actions)} actions for {s.players} players in {s.describe()}")
         plays = [to_engine_action(s, p, int(a)) for p, a in enumerate(actions)]
         self.log += tuple(
             _Logged("play", s.round, s.turn, p, int(a) + 1) for p, a in enumerate(actions)
@@ -367,23 +369,18 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         )
 
     def _advance(self, action: EngineAction) -> None:
-        before = (self.engine.round, self.engine.phase)
-        self.engine = apply(self.engine, action)
-        if self.engine.phase is Phase.CHOOSE and (
-            before[1] in (Phase.DEAL, Phase.DRAFT) or before[0] != self.engine.round
-        ):
-            self._round_started()
+        self.engine, events = step(self.engine, action)
+        for e in events:
+            if isinstance(e, RoundStarted):
+                self._round_started(e.rows)
 
-    def _round_started(self) -> None:
-        rows: set[int] = set()
-        for row in self.engine.rows:
-            rows.update(row)
-        self.round_rows += (tuple(sorted(rows)),)
+    def _round_started(self, rows: Sequence[Sequence[int]]) -> None:
+        self.round_rows += (tuple(sorted(c for row in rows for c in row)),)
 
     def _deal(self, card: int) -> None:
         rules = self.config.rules
         if card in self.dealt or not 1 <= card <= rules.deck_size:
-            raise ValueError(f"chance outcome {card - 1} (card {card}) cannot be dealt now")
+            raise IllegalActionError(f"chance outcome {card - 1} (card {card}) cannot be dealt now")
         slot = len(self.dealt)
         k, n = rules.hand_size, rules.players
         if slot >= n * k or self.config.hands_public:
@@ -413,19 +410,25 @@ def action_id(action: EngineAction) -> int:
         return action.card - 1
     if isinstance(action, ChooseRow):
         return ROW_BASE + action.row
-    raise ValueError(f"{action!r} has no OpenSpiel action id (deals are dealt card by card)")
+    raise IllegalActionError(
+        f"{action!r} has no OpenSpiel action id (deals are dealt card by card)"
+    )
 
 
 def to_engine_action(state: State, player: int, action: int) -> EngineAction:
     """The engine action of ``player``'s OpenSpiel id ``action`` in ``state`` (not a deal)."""
     if not 0 <= action < ROW_BASE + state.rules.rows:
-        raise ValueError(f"action id {action} is out of range in {state.describe()}")
+        raise IllegalActionError(f"action id {action} is out of range in {state.describe()}")
     if state.phase is Phase.ROW_CHOICE:
         if action < ROW_BASE:
-            raise ValueError(f"action {action} is a card, a row is due in {state.describe()}")
+            raise IllegalActionError(
+                f"action {action} is a card, a row is due in {state.describe()}"
+            )
         return ChooseRow(player, action - ROW_BASE)
     if action >= ROW_BASE:
-        raise ValueError(f"action {action} is a row choice, none is due in {state.describe()}")
+        raise IllegalActionError(
+            f"action {action} is a row choice, none is due in {state.describe()}"
+        )
     if state.phase is Phase.DRAFT:
         return Pick(player, action + 1)
     return Play(player, action + 1)

@@ -106,14 +106,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from take6.cards import HEADS, MAX_CARD
-from take6.errors import IllegalActionError
+from take6.errors import IllegalActionError, UsageError
 from take6.rules import Comparison, EndCondition, Rules
 from take6.state import (
     Action,
     ChooseRow,
     Phase,
     Pick,
-    Placed,
     Play,
     State,
     legal_actions,
@@ -121,6 +120,7 @@ from take6.state import (
     random_deal,
     step,
 )
+from take6.turn import GameOver, Placed, Revealed, RoundScored
 
 __all__ = [
     "SEGMENTS",
@@ -177,14 +177,14 @@ def rules_from_settings(
     if rules is not None:
         settings = (variant, players, target, rounds)
         if fields or above or any(x is not None for x in settings):
-            raise ValueError("give either rules=... or settings, not both")
+            raise UsageError("give either rules=... or settings, not both")
         rules.check_always_ends()
         return rules
     variant = "standard" if variant is None else variant
     players = 4 if players is None else players
     if target is not None or rounds is not None or above:
         if "end" in fields:
-            raise ValueError("give either end=... or target/rounds/above, not both")
+            raise UsageError("give either end=... or target/rounds/above, not both")
         base = Rules.for_variant(variant, players=players, **fields).end
         fields["end"] = EndCondition(
             target=target if target is not None else base.target,
@@ -267,14 +267,12 @@ class _Game:
         self.rng = random.Random()
         self.state = new_game(rules)
         self.last_played = [0] * rules.players
-        self._round = 1
 
     def reset(self, seed: int | None) -> None:
         if seed is not None:
             self.rng = random.Random(seed)
         self.state = self._advance(new_game(self.rules))
         self.last_played = [0] * self.rules.players
-        self._round = self.state.round
 
     def _advance(self, state: State) -> State:
         """Play the chance nodes (the shuffles) with the environment's RNG."""
@@ -311,21 +309,17 @@ class _Game:
         before = self.state
         action = self.action(seat, index)
         after, events = step(before, action)  # raises IllegalActionError when not legal
-        if isinstance(action, Play):
-            if not before.rules.simultaneous:
-                self.last_played[seat] = action.card
-            elif before.to_act() == (seat,):  # the last choice: every card is revealed
-                for p, c in enumerate(before.chosen):
-                    self.last_played[p] = action.card if p == seat else (c or 0)
         sign = -1.0 if self.rules.lowest_wins else 1.0
         rewards = [0.0] * self.rules.players
         for e in events:
-            if isinstance(e, Placed) and e.taken:
+            if isinstance(e, Revealed):
+                for p, c in e.plays:
+                    self.last_played[p] = c
+            elif isinstance(e, Placed) and e.taken:
                 rewards[e.player] += sign * sum(HEADS[c] for c in e.taken)
+            elif isinstance(e, RoundScored) and not any(isinstance(x, GameOver) for x in events):
+                self.last_played = [0] * self.rules.players  # a new round starts
         self.state = self._advance(after)
-        if self.state.round != self._round:
-            self._round = self.state.round
-            self.last_played = [0] * self.rules.players
         return rewards
 
     def mask(self, seat: int) -> MaskArray:
@@ -415,7 +409,7 @@ class _EnvCommon:
 
     def _setup(self, render_mode: str | None, settings: dict[str, Any]) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise UsageError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.rules = rules_from_settings(**settings)
         self.game = _Game(self.rules)

@@ -266,7 +266,7 @@ def test_deal_order_is_documented() -> None:
 def test_illegal_joint_action_is_refused() -> None:
     game = os6.load_game("logik:8 1/4/6/8 2,3|5,7", known_hands=True)
     state = game.new_initial_state()
-    with pytest.raises(Exception, match="not in seat 0's hand"):
+    with pytest.raises(Exception, match="not in player 1's hand"):
         state.apply_actions([4, 4])
 
 

@@ -232,7 +232,7 @@ def test_illegal_actions_raise() -> None:
     e = env(variant="standard", players=2)
     e.reset(seed=1)
     not_held = next(c for c in range(1, 105) if c not in e.game_state.hands[0])
-    with pytest.raises(IllegalActionError, match="not in seat 0's hand"):
+    with pytest.raises(IllegalActionError, match="not in player 1's hand"):
         e.step(not_held - 1)
     with pytest.raises(IllegalActionError, match="illegal action index 104"):
         e.step(104)

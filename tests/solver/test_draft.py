@@ -270,9 +270,9 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["value"] == str(r.value)
     assert [p["card"] for p in data["picks"]] == list(range(1, 9))
     assert {p["card"]: p["value"] for p in data["picks"]} == {p.card: str(p.value) for p in r.picks}
-    assert [x["player"] for x in data["line"]] == [2, 1, 2, 1]
+    assert [x["player"] for x in data["line"]] == [1, 0, 1, 0]
     assert data["nodes"] >= 1 and data["seconds"] >= 0
-    assert data["first_picker"] == 2 and data["objective"] == "diff"
+    assert data["first_picker"] == 1 and data["objective"] == "diff"
 
 
 def test_cli_text_and_paranoid(capsys: pytest.CaptureFixture[str]) -> None:

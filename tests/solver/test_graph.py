@@ -50,7 +50,7 @@ def test_node_values_are_the_solvers(
     assert g.nodes[text]["value"] == str(value) == g.graph["value"]
     assert g.nodes[text]["turn"] == 0 and g.in_degree(text) == 0
     for p, dist in result.strategies.items():
-        assert g.nodes[text][f"strategy_p{p + 1}"] == strategy_text(dist)
+        assert g.nodes[text][f"strategy_p{p}"] == strategy_text(dist)
     assert nx.is_directed_acyclic_graph(g)
     for node, data in g.nodes(data=True):
         pos = parse_position(node)  # a node id is the position itself
@@ -79,7 +79,7 @@ def test_edges_carry_the_optimal_strategies(case: tuple[str, str, int, Fraction]
             marginal: dict[str, Fraction] = defaultdict(Fraction)
             for _, _, d in edges:
                 marginal[d["cards"].split()[p]] += Fraction(d["probability"])
-            assert marginal == {c: Fraction(q) for c, q in strategies[str(p + 1)].items()}
+            assert marginal == {c: Fraction(q) for c, q in strategies[str(p)].items()}
         # The value is the expected payoff of the turn plus the value after it.
         expected = sum(
             Fraction(d["probability"]) * (Fraction(d["payoff"]) + Fraction(g.nodes[v]["value"]))

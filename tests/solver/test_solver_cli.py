@@ -19,7 +19,7 @@ def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["solved"] is True
     assert data["value"] == "-2/3"
     assert abs(data["value_float"] + 2 / 3) < 1e-12
-    assert data["strategies"] == {"1": {"2": "2/3", "12": "1/3"}, "2": {"10": "2/3", "27": "1/3"}}
+    assert data["strategies"] == {"0": {"2": "2/3", "12": "1/3"}, "1": {"10": "2/3", "27": "1/3"}}
     assert data["nodes"] >= 1 and "seconds" in data and data["line"]
 
 
@@ -42,7 +42,7 @@ def test_solve_json_file_and_paranoid(tmp_path: Path, capsys: pytest.CaptureFixt
     )
     assert main(["solve", str(f), "--objective", "paranoid", "--player", "3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["value"] == "11" and data["coalition"] == [1, 2]
+    assert data["value"] == "11" and data["coalition"] == [0, 1]
 
 
 def test_certificate_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -125,4 +125,4 @@ def test_checker_rejects_a_missing_node_and_a_wrong_objective() -> None:
     with pytest.raises(CertificateError, match="missing"):
         check_certificate(pruned)
     with pytest.raises(CertificateError):
-        check_certificate(dict(cert, player=2))  # the same strategies do not prove -(-2/3)
+        check_certificate(dict(cert, seat=1))  # the same strategies do not prove -(-2/3)

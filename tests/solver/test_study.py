@@ -175,9 +175,9 @@ def test_draft_study_rows(tmp_path: Path) -> None:
     store = tmp_path / "d.sqlite"
     run_study(store, DraftStudy(hand_sizes=(1, 2)))
     rows = results(store)
-    assert [(r["hand_size"], r["first_picker"]) for r in rows] == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert [(r["hand_size"], r["first_picker"]) for r in rows] == [(1, 0), (1, 1), (2, 0), (2, 1)]
     for r in rows:
-        direct = solve_draft(2, r["hand_size"], r["first_picker"] - 1)
+        direct = solve_draft(2, r["hand_size"], r["first_picker"])
         assert r["solved"] == 1 and Fraction(r["value"]) == direct.value
         assert r["position"] == str(direct.position) and r["deal"] is None
 
@@ -193,7 +193,10 @@ def test_draft_study_rows(tmp_path: Path) -> None:
         (lambda: DealStudy(hand_sizes=(11,), deals=1, players=10), "need 114 cards"),
         (lambda: DealStudy(hand_sizes=(3,), deals=1, players=11), "players must be 2..10"),
         (lambda: DealStudy(hand_sizes=(3,), deals=1, players=3, objective="diff"), "exactly 2"),
-        (lambda: DraftStudy(hand_sizes=(2,), first_pickers=(3,)), "first picker must be a seat"),
+        (
+            lambda: DraftStudy(hand_sizes=(2,), first_pickers=(2,)),
+            "first picker must be a seat 0..1",
+        ),
     ],
 )
 def test_bad_settings_are_value_errors(make: Any, message: str) -> None:
