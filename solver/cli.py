@@ -22,6 +22,7 @@ from solver.check import CertificateError, check_certificate
 from solver.errors import SolverError
 from solver.native import check_memory, parse_memory
 from solver.problem import default_objective
+from take6.cli import file_errors, read_file
 from take6.display import console as make_console
 from take6.notation import Position, load_position
 from take6.text import plural
@@ -207,13 +208,14 @@ def read_position(words: list[str]) -> Position:
     """A position from the command line: compact notation, JSON text or a JSON file."""
     text = " ".join(words)
     path = Path(text)
+    data: str | bytes = text
     if not text.lstrip().startswith("{") and len(words) == 1:
         if path.is_file():
-            text = path.read_text(encoding="utf-8")
+            data = read_file(text, "the position file")
         elif text.endswith(".json"):
             raise SolverError(f"no such position file: {text!r}")
     try:
-        return load_position(text)
+        return load_position(data)
     except ValueError as exc:
         raise SolverError(str(exc)) from None
 
@@ -250,12 +252,14 @@ def run_solve(args: argparse.Namespace) -> int:
                 refused.append(f"no {what}: the position was {why} ({position})")
     else:
         if args.certificate:
-            cert_nodes = write_certificate(search, args.certificate)
+            with file_errors("the certificate", args.certificate):
+                cert_nodes = write_certificate(search, args.certificate)
         if args.graphml:
             from solver.graph import graph_from_search, write_graphml  # networkx when asked
 
             graph = graph_from_search(search)
-            write_graphml(graph, args.graphml)
+            with file_errors("the graph", args.graphml):
+                write_graphml(graph, args.graphml)
             graph_size = (graph.number_of_nodes(), graph.number_of_edges())
     # The result (the bounds, when not solved) is printed in every case: work is never lost.
     if args.json:

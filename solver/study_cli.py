@@ -39,6 +39,7 @@ from solver.study import (
     prepare,
     run_study,
 )
+from take6.cli import file_errors
 from take6.text import excerpt, plural
 
 _DEALS_EXAMPLES = """examples:
@@ -298,9 +299,11 @@ def run_export(args: argparse.Namespace) -> int:
     if len(outs) == 2 and Path(outs[0]).resolve() == Path(outs[1]).resolve():
         raise StudyError(f"--csv and --parquet name the same file {excerpt(args.csv)}")
     if args.parquet:
-        n = export_parquet(args.store, args.parquet, args.study, force=args.force)
+        with file_errors("the export", args.parquet):
+            n = export_parquet(args.store, args.parquet, args.study, force=args.force)
         print(f"{plural(n, 'row')} written to {args.parquet}", file=sys.stderr)
     if args.csv:
-        n = export_csv(args.store, args.csv, args.study, force=args.force)
+        with file_errors("the export", args.csv):
+            n = export_csv(args.store, args.csv, args.study, force=args.force)
         print(f"{plural(n, 'row')} written to {args.csv}", file=sys.stderr)
     return 0
