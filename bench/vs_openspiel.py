@@ -36,7 +36,8 @@ from open_spiel.python.algorithms import lp_solver, value_iteration
 
 from solver.api import fraction_text, solve
 from take6.integrations import openspiel as take6_openspiel
-from take6.notation import Position, format_position
+from take6.notation import format_position
+from take6.position import Position
 
 TARGET = 100.0
 TARGET_KS = (4, 5)

@@ -22,7 +22,8 @@ from solver.search import (
     position_table,
 )
 from take6.cards import HEADS
-from take6.notation import Position, format_position
+from take6.notation import format_position
+from take6.position import Position
 
 if TYPE_CHECKING:
     from solver.native import Progress

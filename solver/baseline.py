@@ -4,7 +4,7 @@ Plain memoised backward induction over the reference engine (:mod:`take6.state`)
 choice of cards is applied with :func:`take6.state.apply`, every row choice is tried through
 :func:`take6.state.legal_actions`, and every stage game is solved by the exact rational simplex
 (:func:`solver.matrix.solve_exact_simplex`). No compact representation, no canonical key beyond
-the engine's own state (with the bull piles and totals cleared), no pruning, no floats.
+the engine's own rows and hands, no pruning, no floats.
 
 The value has the meaning of :mod:`solver.search`: the payoff ``sum_p weight[p] * heads_p`` of the
 heads taken from here on, for the max side against the min side.
@@ -12,13 +12,13 @@ heads taken from here on, for the max side against the min side.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 
 from solver.matrix import Num, solve_exact_simplex
 from solver.problem import Problem
-from take6.state import ChooseRow, Phase, Play, State, apply, from_position, legal_actions
+from take6.placement import Rows
+from take6.state import ChooseRow, Hand, Phase, Play, State, apply, from_position, legal_actions
 
 
 class Baseline:
@@ -26,17 +26,13 @@ class Baseline:
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
-        self.memo: dict[State, Num] = {}
+        self.memo: dict[tuple[Rows, tuple[Hand, ...]], Num] = {}
         self.nodes = 0
         self.lps = 0
 
     def solve(self) -> Num:
         """The exact value of the problem's position."""
         return self.value(from_position(self.problem.position))
-
-    def _normal(self, state: State) -> State:
-        n = state.players
-        return replace(state, piles=((),) * n, totals=(0,) * n, round_scores=(), turn=0)
 
     def _payoff(self, before: State, after: State) -> int:
         return sum(
@@ -47,9 +43,10 @@ class Baseline:
         """Value of a state in the choose phase (0 once the hands are played out)."""
         if state.phase is not Phase.CHOOSE:
             return 0
-        state = self._normal(state)
-        if state in self.memo:
-            return self.memo[state]
+        # The value depends only on the rows and the hands (the heads still to be taken).
+        key = (state.rows, state.hands)
+        if key in self.memo:
+            return self.memo[key]
         self.nodes += 1
         pr = self.problem
         rows = list(product(*(state.hands[p] for p in pr.max_side)))
@@ -68,7 +65,7 @@ class Baseline:
         else:
             self.lps += 1
             v = solve_exact_simplex(matrix)[0]
-        self.memo[state] = v
+        self.memo[key] = v
         return v
 
     def _settle(self, start: State, s: State) -> Num:

@@ -19,7 +19,6 @@ The formats and what they prove are documented in :mod:`solver.check` (the indep
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -30,7 +29,16 @@ from solver.check import BOUNDS_VERSION, FORMAT, VERSION, state_key
 from solver.search import SearchLike, Solution, Strategy
 from take6.cards import heads
 from take6.notation import format_position
-from take6.state import ChooseRow, Phase, Play, State, apply, from_position, legal_actions
+from take6.state import (
+    ChooseRow,
+    Phase,
+    Play,
+    State,
+    apply,
+    from_position,
+    legal_actions,
+    without_scores,
+)
 
 
 def build_certificate(search: SearchLike) -> dict[str, Any]:
@@ -55,8 +63,7 @@ def build_certificate(search: SearchLike) -> dict[str, Any]:
         }
         xs = {a for a, _ in entry.x}
         ys = {b for b, _ in entry.y}
-        n = state.players
-        base = replace(state, piles=((),) * n, totals=(0,) * n, round_scores=())
+        base = without_scores(state)
         for a in product(*(state.hands[p] for p in pr.max_side)):
             for b in product(*(state.hands[p] for p in pr.min_side)):
                 if a not in xs and b not in ys:
@@ -137,8 +144,7 @@ class _BoundWriter:
         strat = sol.x if lower else sol.y
         claims[key] = (target, strat)
         mine, theirs = (self.max_side, self.min_side) if lower else (self.min_side, self.max_side)
-        n = state.players
-        base = replace(state, piles=((),) * n, totals=(0,) * n, round_scores=())
+        base = without_scores(state)
         for b in product(*(state.hands[p] for p in theirs)):
             cells: list[tuple[State, Fraction]] = []
             total = Fraction(0)

@@ -54,7 +54,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -63,7 +63,16 @@ from typing import Any
 from take6.cards import heads
 from take6.errors import Take6Error
 from take6.notation import load_position
-from take6.state import ChooseRow, Phase, Play, State, apply, from_position, legal_actions
+from take6.state import (
+    ChooseRow,
+    Phase,
+    Play,
+    State,
+    apply,
+    from_position,
+    legal_actions,
+    without_scores,
+)
 from take6.text import decode, excerpt, strip_bom
 
 FORMAT = "take6-certificate"
@@ -263,8 +272,7 @@ class Checker:
         strat = self._strategy(
             node.get("max" if lower else "min"), state.hands, mine, where + " strategy"
         )
-        n = state.players
-        base = replace(state, piles=((),) * n, totals=(0,) * n, round_scores=())
+        base = without_scores(state)
         for b in product(*(state.hands[p] for p in theirs)):
             got = Fraction(0)
             for a, q in strat.items():
@@ -334,8 +342,7 @@ class Checker:
         _check_size(state, where)
         x = self._strategy(node.get("max"), state.hands, self.max_side, where + " max")
         y = self._strategy(node.get("min"), state.hands, self.min_side, where + " min")
-        n = state.players
-        base = replace(state, piles=((),) * n, totals=(0,) * n, round_scores=())
+        base = without_scores(state)
         rows = list(product(*(state.hands[p] for p in self.max_side)))
         cols = list(product(*(state.hands[p] for p in self.min_side)))
         cell: dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction] = {}

@@ -24,7 +24,8 @@ from solver.native import check_memory, parse_memory
 from solver.problem import default_objective
 from take6.cli import file_errors, read_file
 from take6.display import console as make_console
-from take6.notation import Position, load_position
+from take6.notation import load_position
+from take6.position import Position
 from take6.text import plural
 
 

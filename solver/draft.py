@@ -63,7 +63,7 @@ from solver.problem import Objective, Problem, make_problem
 from solver.search import INF, Search
 from take6.cards import HEADS, MAX_CARD
 from take6.errors import RulesError
-from take6.notation import Position
+from take6.position import Position
 from take6.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
 ROWS = 4

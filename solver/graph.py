@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -49,7 +48,8 @@ from solver.api import exact_entry, fraction_text, play_turn, solve
 from solver.errors import SolverError
 from solver.problem import Objective
 from solver.search import SearchLike, Strategy
-from take6.notation import Position, format_position
+from take6.notation import format_position
+from take6.position import Position
 from take6.rules import EndCondition
 from take6.state import Phase, State, from_position
 
@@ -83,7 +83,7 @@ def graph_from_search(
     root_pos = pr.position
     # Play with a one-round game, so the state after the last turn keeps its rows and piles.
     rules = root_pos.rules.with_(end=EndCondition(target=None, rounds=1))
-    root = replace(from_position(root_pos), rules=rules)
+    root = from_position(root_pos, rules)
     graph = nx.DiGraph()
     root_id = format_position(root_pos)
     seen: dict[str, State] = {root_id: root}

@@ -17,7 +17,8 @@ import enum
 from dataclasses import dataclass
 
 from solver.errors import SolverError
-from take6.notation import Position, format_position
+from take6.notation import format_position
+from take6.position import Position
 from take6.rules import Rules
 
 

@@ -84,7 +84,8 @@ from solver.draft import solve_draft
 from solver.errors import SolverError
 from solver.problem import Objective, default_objective
 from take6.cards import MAX_CARD
-from take6.notation import Position, format_position
+from take6.notation import format_position
+from take6.position import Position
 from take6.text import excerpt
 
 SCHEMA_VERSION = 1

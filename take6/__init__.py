@@ -23,13 +23,13 @@ from take6.errors import (
     UsageError,
 )
 from take6.notation import (
-    Position,
     format_position,
     load_position,
     parse_position,
     position_from_json,
 )
 from take6.placement import Move, Placement, Reason, Side, apply_move, place
+from take6.position import Position
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
 from take6.state import (
     Action,

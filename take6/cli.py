@@ -26,7 +26,8 @@ from take6.cards import HEADS
 from take6.display import cards_text, console, rows_table, scores_table
 from take6.errors import FileError, Take6Error, UsageError
 from take6.game import play_game, record_to_json
-from take6.notation import Position, parse_rows
+from take6.notation import parse_rows
+from take6.position import Position
 from take6.record import load_record, replay
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
 from take6.state import Action, ChooseRow

@@ -22,8 +22,9 @@ from dataclasses import dataclass, replace
 
 from take6.cards import HEADS, Card
 from take6.errors import IllegalActionError, PositionError
-from take6.notation import Position, format_position
+from take6.notation import format_position
 from take6.placement import Rows
+from take6.position import Position
 from take6.rules import Rules
 from take6.text import excerpt
 from take6.turn import (
@@ -214,11 +215,14 @@ def new_game(rules: Rules) -> State:
     return _start_round(start)
 
 
-def from_position(pos: Position) -> State:
+def from_position(pos: Position, rules: Rules | None = None) -> State:
     """A state in the choose phase at ``pos`` (round 1; ``turn`` counts from this position).
 
     A position whose hands are empty is the end of a round: its bull piles are scored at once.
-    Later rounds are played with the position's rules (its deck, and its hand size as the deal)."""
+    Later rounds are played with the position's rules (its deck, and its hand size as the deal),
+    or with ``rules`` when given (validated: :meth:`Position.with_rules`)."""
+    if rules is not None:
+        pos = pos.with_rules(rules)
     n = pos.players
     on_table = pos.cards()
     rest = tuple(c for c in pos.rules.deck() if c not in on_table)
@@ -236,6 +240,13 @@ def from_position(pos: Position) -> State:
     if not any(pos.hands):  # the round is over: score it (and start the next or end the game)
         return _end_round(state, None)
     return state
+
+
+def without_scores(state: State) -> State:
+    """``state`` with this round's bull piles and the earlier totals cleared: a turn as the
+    solver and its certificates see it, where only the heads still to be taken count."""
+    n = state.players
+    return replace(state, piles=((),) * n, totals=(0,) * n, round_scores=())
 
 
 def random_deal(state: State, rng: random.Random) -> Deal:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from html import escape
 
 from take6.cards import HEADS, Card
-from take6.notation import Position
+from take6.position import Position
 from take6.rules import Rules
 from take6.state import Phase, State
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from solver.check import check_certificate
 from take6.errors import Take6Error
-from take6.notation import Position, load_position, parse_position, position_from_json
+from take6.notation import load_position, parse_position, position_from_json
+from take6.position import Position
 from take6.record import load_record
 from take6.rules import EndCondition, Rules
 

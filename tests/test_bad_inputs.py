@@ -15,7 +15,8 @@ from take6 import cli
 from take6.cli import main
 from take6.display import PlainConsole
 from take6.errors import Take6Error
-from take6.notation import Position, load_position, parse_position, position_from_json
+from take6.notation import load_position, parse_position, position_from_json
+from take6.position import Position
 from take6.record import RecordError, load_record
 from take6.rules import Comparison, EndCondition, Rules
 from take6.text import excerpt, parse_int, plural

@@ -68,3 +68,18 @@ def test_bad_card_numbers_are_typed_errors(bad: int) -> None:
 def test_bad_deck_size() -> None:
     with pytest.raises(CardError, match="deck size 105"):
         deck(105)
+
+
+def test_from_position_with_other_rules_is_validated() -> None:
+    from take6 import EndCondition, PositionError, Rules
+
+    pos = parse_position("standard 12/37/43/58 14,61|15,44")
+    one_round = pos.rules.with_(end=EndCondition(target=None, rounds=1))
+    state = from_position(pos, one_round)
+    assert state.rules == one_round and state.rows == pos.rows and state.hands == pos.hands
+    with pytest.raises(PositionError, match="2 hands for 3 players"):
+        from_position(pos, Rules.for_variant("standard", players=3))
+    with pytest.raises(PositionError, match="4 rows, but kids has 5"):
+        from_position(pos, Rules.for_variant("kids", players=2))
+    with pytest.raises(PositionError, match="outside the deck 1..24"):
+        from_position(pos, Rules.for_variant("taktik", players=2))

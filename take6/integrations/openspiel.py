@@ -60,7 +60,8 @@ import pyspiel
 
 from take6.cards import HEADS, MAX_CARD
 from take6.errors import IllegalActionError, UsageError
-from take6.notation import Position, format_position, parse_position
+from take6.notation import format_position, parse_position
+from take6.position import Position
 from take6.rules import EndCondition, Rules
 from take6.state import Action as EngineAction
 from take6.state import (

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from take6.cards import HEADS
 from take6.integrations import openspiel as os6
-from take6.notation import Position, format_position, parse_position
+from take6.notation import format_position, parse_position
+from take6.position import Position
 from take6.rules import EndCondition, Rules
 from take6.state import (
     ChooseRow,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from take6.cards import HEADS
-from take6.notation import Position
+from take6.position import Position
 
 
 def random_position(

@@ -26,7 +26,8 @@ from solver.errors import SolverError
 from solver.kernel import Kernel, to_table
 from solver.problem import make_problem
 from solver.search import Search, position_table
-from take6.notation import Position, format_position, parse_position
+from take6.notation import format_position, parse_position
+from take6.position import Position
 from take6.rules import ProfiTie, Rules
 
 pytestmark = pytest.mark.skipif(

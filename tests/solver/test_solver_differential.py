@@ -16,7 +16,7 @@ from solver.baseline import baseline_value
 from solver.certificate import build_certificate
 from solver.check import check_certificate
 from solver.problem import make_problem
-from take6.notation import Position
+from take6.position import Position
 
 
 def _fast(pos: Position, objective: str = "diff", player: int = 0) -> Fraction:
