@@ -21,14 +21,13 @@ from solver.search import (
     Strategy,
     position_table,
 )
-from take6.cards import HEADS
+from solver.walk import Node, seat_cards, settle
 from take6.notation import format_position
 from take6.position import Position
 
 if TYPE_CHECKING:
     from solver.native import Progress
-from take6.state import ChooseRow, Phase, Play, State, from_position, legal_actions, step
-from take6.turn import Placed
+from take6.turn import Turn as CoreTurn
 
 
 @dataclass
@@ -283,9 +282,18 @@ def peak_rss() -> int:
 
 
 def marginals(problem: Problem, entry: Solution) -> dict[int, dict[int, Fraction]]:
-    """Each player's probability of each card under the root strategies."""
+    """Each player's probability of each card under the root strategies (for a paranoid
+    coalition, the marginals of its joint strategy)."""
+    return strategy_marginals(problem, entry.x, entry.y)
+
+
+def strategy_marginals(
+    problem: Problem, x: Strategy, y: Strategy
+) -> dict[int, dict[int, Fraction]]:
+    """Each player's probability of each card under the max side's ``x`` and the min side's
+    ``y``."""
     out: dict[int, dict[int, Fraction]] = {}
-    for side, strategy in ((problem.max_side, entry.x), (problem.min_side, entry.y)):
+    for side, strategy in ((problem.max_side, x), (problem.min_side, y)):
         for k, p in enumerate(side):
             dist: dict[int, Fraction] = {}
             for action, q in strategy:
@@ -294,28 +302,14 @@ def marginals(problem: Problem, entry: Solution) -> dict[int, dict[int, Fraction
     return out
 
 
-def exact_entry(search: SearchLike, state: State) -> Solution:
-    """The exact entry of a reference state in the choose phase (searching if needed)."""
-    hands = tuple(tuple(sorted(h)) for h in state.hands)
-    return search.solved(to_table(state.rows), hands)
+def exact_entry(search: SearchLike, node: Node) -> Solution:
+    """The exact entry of a node (searching if needed)."""
+    return search.solved(to_table(node.rows), node.hands)
 
 
-def settle_value(search: SearchLike, start: State, s: State) -> Num:
-    """Value of a reference state inside a turn (row choices by their owners), counting the
-    heads taken since ``start``."""
-    pr = search.problem
-    if s.phase is Phase.ROW_CHOICE:
-        assert s.pending is not None
-        vals = [
-            settle_value(search, start, step(s, a)[0])
-            for a in legal_actions(s)
-            if isinstance(a, ChooseRow)
-        ]
-        return max(vals) if s.pending.player in pr.max_side else min(vals)
-    gained = sum(w * (s.score(p) - start.score(p)) for p, w in enumerate(pr.weights))
-    if s.phase is not Phase.CHOOSE:
-        return gained
-    return gained + exact_entry(search, s).value
+def exact_value(search: SearchLike) -> Callable[[Node], Num]:
+    """A node's exact value by ``search`` (the leaf values of :func:`solver.walk.settle`)."""
+    return lambda node: exact_entry(search, node).value
 
 
 def _most_likely(strategy: Strategy) -> JointAction:
@@ -324,51 +318,23 @@ def _most_likely(strategy: Strategy) -> JointAction:
 
 def principal_line(search: SearchLike) -> list[Turn]:
     """A line of optimal play from the root: each side plays its most probable joint action,
-    each row choice is the owner's best; replayed with the reference engine."""
+    each row choice is the owner's best (:func:`solver.walk.settle`)."""
     pr = search.problem
-    state = from_position(pr.position)
+    node = Node.of(pr.position)
     turns: list[Turn] = []
-    while state.phase is Phase.CHOOSE and state.hands[0]:
-        entry = exact_entry(search, state)
-        a, b = _most_likely(entry.x), _most_likely(entry.y)
-        cards = [0] * pr.players
-        for p, c in zip(pr.max_side + pr.min_side, a + b, strict=True):
-            cards[p] = c
-        state, choices, heads = play_turn(search, state, cards)
-        turns.append(Turn(tuple(cards), tuple(choices), tuple(heads)))
+    while not node.done:
+        entry = exact_entry(search, node)
+        cards = seat_cards(pr, _most_likely(entry.x), _most_likely(entry.y))
+        node, turn = play_turn(search, node, cards)
+        turns.append(Turn(cards, turn.choices, turn.heads(pr.players)))
     return turns
 
 
-def play_turn(
-    search: SearchLike, state: State, cards: list[int]
-) -> tuple[State, list[tuple[int, int]], list[int]]:
-    """Play one turn with the reference engine: ``cards`` by seat, each row choice made
-    optimally by its owner. Returns the state after the turn, the row choices
-    ``(player, 0-based row)`` and the heads each player took."""
-    pr = search.problem
-    start = state
-    heads = [0] * pr.players
-    choices: list[tuple[int, int]] = []
-    for p, c in enumerate(cards):
-        state, events = step(state, Play(p, c))
-        _count(events, heads)
-    while state.phase is Phase.ROW_CHOICE:
-        assert state.pending is not None
-        owner = state.pending.player
-        options = [x for x in legal_actions(state) if isinstance(x, ChooseRow)]
-        pick: Callable[..., ChooseRow] = max if owner in pr.max_side else min
-        now = state
-        choice = pick(options, key=lambda x: settle_value(search, start, step(now, x)[0]))
-        choices.append((owner, choice.row))
-        state, events = step(state, choice)
-        _count(events, heads)
-    return state, choices, heads
-
-
-def _count(events: tuple[object, ...], heads: list[int]) -> None:
-    for ev in events:
-        if isinstance(ev, Placed):
-            heads[ev.player] += sum(HEADS[c] for c in ev.taken)
+def play_turn(search: SearchLike, node: Node, cards: tuple[int, ...]) -> tuple[Node, CoreTurn]:
+    """Play one turn from ``node``: ``cards`` by seat, each row choice made optimally by its
+    owner. Returns the node after the turn and the turn (its row choices, heads, placements)."""
+    _, turn = settle(search.problem, node, cards, exact_value(search))
+    return node.after(turn, cards), turn
 
 
 def solve_position(

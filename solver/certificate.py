@@ -24,21 +24,13 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from solver.api import exact_entry, fraction_text, settle_value
-from solver.check import BOUNDS_VERSION, FORMAT, VERSION, state_key
+from solver.api import exact_entry, exact_value, fraction_text
+from solver.check import BOUNDS_VERSION, FORMAT, VERSION, node_key
 from solver.search import SearchLike, Solution, Strategy
+from solver.walk import Node, option_values, outcomes, payoff, seat_cards, settle
 from take6.cards import heads
 from take6.notation import format_position
-from take6.state import (
-    ChooseRow,
-    Phase,
-    Play,
-    State,
-    apply,
-    from_position,
-    legal_actions,
-    without_scores,
-)
+from take6.turn import resolve_turn
 
 
 def build_certificate(search: SearchLike) -> dict[str, Any]:
@@ -46,16 +38,16 @@ def build_certificate(search: SearchLike) -> dict[str, Any]:
     re-solved exactly)."""
     pr = search.problem
     nodes: dict[str, Any] = {}
-    root = from_position(pr.position)
-    stack: list[State] = [root]
+    root = Node.of(pr.position)
+    stack: list[Node] = [root]
     while stack:
-        state = stack.pop()
-        if state.phase is not Phase.CHOOSE or not state.hands[0]:
+        node = stack.pop()
+        if node.done:
             continue
-        key = state_key(state)
+        key = node_key(node.rows, node.hands)
         if key in nodes:
             continue
-        entry = exact_entry(search, state)
+        entry = exact_entry(search, node)
         nodes[key] = {
             "value": fraction_text(entry.value),
             "max": [[list(a), fraction_text(q)] for a, q in entry.x],
@@ -63,15 +55,12 @@ def build_certificate(search: SearchLike) -> dict[str, Any]:
         }
         xs = {a for a, _ in entry.x}
         ys = {b for b, _ in entry.y}
-        base = without_scores(state)
-        for a in product(*(state.hands[p] for p in pr.max_side)):
-            for b in product(*(state.hands[p] for p in pr.min_side)):
+        for a in product(*(node.hands[p] for p in pr.max_side)):
+            for b in product(*(node.hands[p] for p in pr.min_side)):
                 if a not in xs and b not in ys:
                     continue
-                s = base
-                for p, c in zip(pr.max_side + pr.min_side, a + b, strict=True):
-                    s = apply(s, Play(p, c))
-                stack.extend(_turn_ends(s))
+                cards = seat_cards(pr, a, b)
+                stack.extend(node.after(t, cards) for t in outcomes(pr, node, cards))
     return _document(search, VERSION, Fraction(exact_entry(search, root).value), nodes)
 
 
@@ -91,17 +80,6 @@ def _document(
     }
 
 
-def _turn_ends(s: State) -> list[State]:
-    """Every state at the end of the turn, over all row choices."""
-    if s.phase is not Phase.ROW_CHOICE:
-        return [s]
-    out: list[State] = []
-    for act in legal_actions(s):
-        if isinstance(act, ChooseRow):
-            out.extend(_turn_ends(apply(s, act)))
-    return out
-
-
 class _BoundWriter:
     """Builds a version-2 certificate from a solved search (see the module docstring)."""
 
@@ -115,77 +93,83 @@ class _BoundWriter:
         self.whi = max(0, *pr.weights)
         self.claims: tuple[dict[str, tuple[Fraction, Strategy]], ...] = ({}, {})
         self.solutions: dict[str, Solution] = {}
+        self.value = exact_value(search)
 
-    def solution(self, state: State) -> Solution:
-        key = state_key(state)
+    def solution(self, node: Node) -> Solution:
+        key = node_key(node.rows, node.hands)
         sol = self.solutions.get(key)
         if sol is None:
-            sol = self.solutions[key] = exact_entry(self.search, state)
+            sol = self.solutions[key] = exact_entry(self.search, node)
         return sol
 
-    def static(self, state: State, lower: bool) -> Fraction:
-        total = sum(heads(c) for row in state.rows for c in row)
-        total += sum(heads(c) for hand in state.hands for c in hand)
+    def static(self, node: Node, lower: bool) -> Fraction:
+        total = sum(heads(c) for row in node.rows for c in row)
+        total += sum(heads(c) for hand in node.hands for c in hand)
         return Fraction((self.wlo if lower else self.whi) * total)
 
-    def need(self, state: State, target: Fraction, lower: bool) -> None:
+    def need(self, node: Node, target: Fraction, lower: bool) -> None:
         """Make the certificate prove ``value >= target`` (``lower``) or ``<= target``."""
-        if state.phase is not Phase.CHOOSE or not state.hands[0]:
+        if node.done:
             return
-        static = self.static(state, lower)
+        static = self.static(node, lower)
         if (target <= static) if lower else (target >= static):
             return  # the checker's own static bound proves it
-        key = state_key(state)
+        key = node_key(node.rows, node.hands)
         claims = self.claims[0 if lower else 1]
         have = claims.get(key)
         if have is not None and ((have[0] >= target) if lower else (have[0] <= target)):
             return
-        sol = self.solution(state)
+        sol = self.solution(node)
         strat = sol.x if lower else sol.y
         claims[key] = (target, strat)
-        mine, theirs = (self.max_side, self.min_side) if lower else (self.min_side, self.max_side)
-        base = without_scores(state)
-        for b in product(*(state.hands[p] for p in theirs)):
-            cells: list[tuple[State, Fraction]] = []
+        pr = self.search.problem
+        theirs = self.min_side if lower else self.max_side
+        for b in product(*(node.hands[p] for p in theirs)):
+            cells: list[tuple[tuple[int, ...], Fraction]] = []
             total = Fraction(0)
             for a, q in strat:
-                s = base
-                for p, c in zip(mine + theirs, a + b, strict=True):
-                    s = apply(s, Play(p, c))
-                v = Fraction(settle_value(self.search, base, s))
-                cells.append((s, v))
+                cards = seat_cards(pr, a, b) if lower else seat_cards(pr, b, a)
+                v = Fraction(settle(pr, node, cards, self.value)[0])
+                cells.append((cards, v))
                 total += q * v
             slack = total - target if lower else target - total
             if slack < 0:  # pragma: no cover - would be a solver bug
                 raise AssertionError(f"strategy at {key} does not meet {target}")
-            for s, v in cells:
-                self.require(base, s, v - slack if lower else v + slack, lower)
+            for cards, v in cells:
+                self.require(node, cards, (), v - slack if lower else v + slack, lower)
 
-    def require(self, start: State, s: State, req: Fraction, lower: bool) -> None:
-        """Make the checker's settled bound of a cell (row choices by their owners) meet
-        ``req``."""
-        if s.phase is Phase.ROW_CHOICE:
-            assert s.pending is not None
-            opts = [apply(s, a) for a in legal_actions(s) if isinstance(a, ChooseRow)]
-            owner_max = s.pending.player in self.max_side
+    def require(
+        self,
+        node: Node,
+        cards: tuple[int, ...],
+        choices: tuple[int, ...],
+        req: Fraction,
+        lower: bool,
+    ) -> None:
+        """Make the checker's settled bound of a cell (row choices by their owners, after
+        ``choices``) meet ``req``."""
+        pr = self.search.problem
+        turn = resolve_turn(node.rows, cards, pr.rules, choices)
+        if turn.pending is not None:
+            owner_max = turn.pending.player in self.max_side
             if owner_max == lower:
                 # The owner's best option alone carries the bound (max of lower bounds, or min
                 # of upper bounds): the optimal one.
+                options = option_values(pr, node, cards, self.value, choices)
                 pick = max if owner_max else min
-                best = pick(opts, key=lambda o: settle_value(self.search, start, o))
-                self.require(start, best, req, lower)
+                best = pick(options, key=lambda rv: rv[1])[0]
+                self.require(node, cards, (*choices, best), req, lower)
             else:
-                for o in opts:
-                    self.require(start, o, req, lower)
+                for m in turn.pending.placement.options:
+                    self.require(node, cards, (*choices, m.row), req, lower)
             return
-        gained = sum(w * (s.score(p) - start.score(p)) for p, w in enumerate(self.weights))
-        self.need(s, req - gained, lower)
+        self.need(node.after(turn, cards), req - payoff(pr, turn), lower)
 
 
 def build_bound_certificate(search: SearchLike) -> dict[str, Any]:
     """The version-2 (bounds) certificate of a completed search."""
     pr = search.problem
-    root = from_position(pr.position)
+    root = Node.of(pr.position)
     w = _BoundWriter(search)
     value = Fraction(w.solution(root).value)
     w.need(root, value, True)

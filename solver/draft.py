@@ -371,46 +371,34 @@ class DraftSearch:
         before, mine, after = masks[:p], masks[p], masks[p + 1 :]
         slo, shi = self.static
         best = order[0]
-        if self.maximiser[p]:
-            bl: Num = -INF
-            bh: Num = -INF
-            for k, c in enumerate(order):
-                lo, hi = self._value(
-                    (*before, mine | 1 << (c - 1), *after),
-                    picked + 1,
-                    alpha if alpha > bl else bl,
-                    beta,
-                )
-                if lo > bl or k == 0:
-                    if lo > bl:
-                        bl = lo
-                    best = c
-                if hi > bh:
-                    bh = hi
-                if bl >= beta:
-                    if k < last:
-                        bh = shi  # picks not searched may be higher still
-                    break
-        else:
-            bl = INF
-            bh = INF
-            for k, c in enumerate(order):
-                lo, hi = self._value(
-                    (*before, mine | 1 << (c - 1), *after),
-                    picked + 1,
-                    alpha,
-                    beta if beta < bh else bh,
-                )
-                if hi < bh or k == 0:
-                    if hi < bh:
-                        bh = hi
-                    best = c
-                if lo < bl:
+        # Alpha-beta in the picker's view (negamax): the min side's values and window are
+        # negated, so one loop serves both sides.
+        maxi = self.maximiser[p]
+        a, b = (alpha, beta) if maxi else (-beta, -alpha)
+        unsearched = shi if maxi else -slo  # what picks not searched may still reach
+        bl: Num = -INF
+        bh: Num = -INF
+        for k, c in enumerate(order):
+            ca = a if a > bl else bl
+            lo, hi = self._value(
+                (*before, mine | 1 << (c - 1), *after),
+                picked + 1,
+                *((ca, b) if maxi else (-b, -ca)),
+            )
+            if not maxi:
+                lo, hi = -hi, -lo
+            if lo > bl or k == 0:
+                if lo > bl:
                     bl = lo
-                if bh <= alpha:
-                    if k < last:
-                        bl = slo
-                    break
+                best = c
+            if hi > bh:
+                bh = hi
+            if bl >= b:
+                if k < last:
+                    bh = unsearched
+                break
+        if not maxi:
+            bl, bh = -bh, -bl
         if found is not None:
             bl, bh = max(bl, found[0]), min(bh, found[1])
         bl, bh = max(bl, slo), min(bh, shi)

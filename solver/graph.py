@@ -6,8 +6,8 @@ positive probability under the optimal strategies are followed (``support_only=T
 ``support_only=False`` every joint choice is. Row choices inside a turn are made by their owners
 optimally (the max side maximises, the min side minimises, ties to the lowest row), as in the
 principal line of :func:`solver.api.solve`. Values and strategies come from the solver's own
-table, walked with the reference engine like the certificate writer does
-(:mod:`solver.certificate`); positions missing from the table are re-solved exactly.
+table, walked with the reference rules by the one walker :mod:`solver.walk`, as the certificate
+writer does (:mod:`solver.certificate`); positions missing from the table are re-solved exactly.
 
 Node id: the compact notation of the position (:func:`take6.notation.format_position`), with the
 bull piles taken since the root (so ``parse_position(node)`` is the position itself). Attributes,
@@ -44,14 +44,15 @@ from typing import Any
 
 import networkx as nx
 
-from solver.api import exact_entry, fraction_text, play_turn, solve
+from solver.api import exact_entry, fraction_text, play_turn, solve, strategy_marginals
 from solver.errors import SolverError
 from solver.problem import Objective
 from solver.search import SearchLike, Strategy
+from solver.walk import Node, payoff, seat_cards
 from take6.notation import format_position
 from take6.position import Position
-from take6.rules import EndCondition
-from take6.state import Phase, State, from_position
+
+Piles = tuple[tuple[int, ...], ...]
 
 DEFAULT_MAX_NODES = 20_000
 """The default cap on the number of nodes (a larger graph raises :class:`SolverError`)."""
@@ -81,25 +82,23 @@ def graph_from_search(
     """The solved position graph of a completed search (its table is reused)."""
     pr = search.problem
     root_pos = pr.position
-    # Play with a one-round game, so the state after the last turn keeps its rows and piles.
-    rules = root_pos.rules.with_(end=EndCondition(target=None, rounds=1))
-    root = from_position(root_pos, rules)
+    root = Node.of(root_pos)
     graph = nx.DiGraph()
     root_id = format_position(root_pos)
-    seen: dict[str, State] = {root_id: root}
-    queue: deque[tuple[str, State, int]] = deque([(root_id, root, 0)])
+    seen: set[str] = {root_id}
+    # (id, node, bull piles since the root, turn)
+    queue: deque[tuple[str, Node, Piles, int]] = deque([(root_id, root, root_pos.piles, 0)])
     while queue:
-        node, state, turn = queue.popleft()
-        if state.phase is not Phase.CHOOSE or not state.hands[0]:
-            graph.add_node(node, **_terminal_attrs(pr.players, turn))
+        node_id, node, piles, turn = queue.popleft()
+        if node.done:
+            graph.add_node(node_id, **_terminal_attrs(pr.players, turn))
             continue
-        entry = exact_entry(search, state)
-        graph.add_node(node, **_node_attrs(search, entry.value, entry.x, entry.y, state, turn))
+        entry = exact_entry(search, node)
+        graph.add_node(node_id, **_node_attrs(search, entry.value, entry.x, entry.y, node, turn))
         xs = dict(entry.x)
         ys = dict(entry.y)
-        seats = pr.max_side + pr.min_side
-        rows = product(*(state.hands[p] for p in pr.max_side))
-        cols = list(product(*(state.hands[p] for p in pr.min_side)))
+        rows = product(*(node.hands[p] for p in pr.max_side))
+        cols = list(product(*(node.hands[p] for p in pr.min_side)))
         for a in rows:
             qa = xs.get(a, Fraction(0))
             if support_only and not qa:
@@ -108,29 +107,32 @@ def graph_from_search(
                 q = qa * ys.get(b, Fraction(0))
                 if support_only and not q:
                     continue
-                cards = [0] * pr.players
-                for p, c in zip(seats, a + b, strict=True):
-                    cards[p] = c
-                end, choices, heads = play_turn(search, state, cards)
-                child = _node_id(root_pos, state, end)
-                if child not in seen:
+                cards = seat_cards(pr, a, b)
+                child, played = play_turn(search, node, cards)
+                taken = played.taken(pr.players)
+                child_piles = tuple(pile + t for pile, t in zip(piles, taken, strict=True))
+                pos = Position(
+                    root_pos.rules, child.rows, child.hands, child_piles, root_pos.totals
+                )
+                child_id = format_position(pos)
+                if child_id not in seen:
                     if len(seen) >= max_nodes:
                         raise SolverError(
                             f"the solved graph of {root_id!r} has more than {max_nodes} nodes "
                             "(raise max_nodes, or follow the optimal supports only)"
                         )
-                    seen[child] = end
-                    queue.append((child, end, turn + 1))
-                payoff = sum(w * h for w, h in zip(pr.weights, heads, strict=True))
+                    seen.add(child_id)
+                    queue.append((child_id, child, child_piles, turn + 1))
+                heads = played.heads(pr.players)
                 graph.add_edge(
-                    node,
-                    child,
+                    node_id,
+                    child_id,
                     cards=" ".join(str(c) for c in cards),
                     probability=fraction_text(q),
                     probability_float=float(q),
                     heads=" ".join(str(h) for h in heads),
-                    choices=" ".join(f"{p}:{r}" for p, r in choices),
-                    payoff=fraction_text(payoff),
+                    choices=" ".join(f"{p}:{r}" for p, r in played.choices),
+                    payoff=fraction_text(payoff(pr, played)),
                 )
     graph.graph.update(
         position=root_id,
@@ -153,35 +155,16 @@ def strategy_text(dist: dict[int, Fraction]) -> str:
     return " ".join(f"{c}:{fraction_text(q)}" for c, q in sorted(dist.items()) if q)
 
 
-def _node_id(root: Position, before: State, after: State) -> str:
-    """The compact notation of the position after a turn (after the last turn, the final rows
-    with empty hands; totals stay those of the root, the round's heads are in the piles)."""
-    pos = Position(root.rules, after.rows, after.hands, after.piles, before.totals)
-    return format_position(pos)
-
-
-def _marginals(search: SearchLike, x: Strategy, y: Strategy) -> dict[int, dict[int, Fraction]]:
-    pr = search.problem
-    out: dict[int, dict[int, Fraction]] = {}
-    for side, strategy in ((pr.max_side, x), (pr.min_side, y)):
-        for k, p in enumerate(side):
-            dist: dict[int, Fraction] = {}
-            for action, q in strategy:
-                dist[action[k]] = dist.get(action[k], Fraction(0)) + q
-            out[p] = dist
-    return out
-
-
 def _node_attrs(
-    search: SearchLike, value: Any, x: Strategy, y: Strategy, state: State, turn: int
+    search: SearchLike, value: Any, x: Strategy, y: Strategy, node: Node, turn: int
 ) -> dict[str, Any]:
     v = Fraction(value)
-    marg = _marginals(search, x, y)
+    marg = strategy_marginals(search.problem, x, y)
     attrs: dict[str, Any] = {
         "value": fraction_text(v),
         "value_float": float(v),
         "turn": turn,
-        "hand_size": len(state.hands[0]),
+        "hand_size": len(node.hands[0]),
         "terminal": False,
     }
     for p in range(search.problem.players):

@@ -292,46 +292,35 @@ class Search:
                     beta -= d
                 idx += 1
                 continue
-            # The owner's row choice: a max or min node inside the turn (alpha-beta).
+            # The owner's row choice: a max or min node inside the turn, alpha-beta in the
+            # owner's view (negamax, as Pons' solver: the min side's values and window are
+            # negated, so one loop serves both sides).
             last = len(opts) - 1
-            if self.maximiser[p]:
-                bl: Num = -INF
-                bh: Num = -INF
-                for k, (t2, taken) in enumerate(opts):
-                    d = w[p] * taken
-                    a2 = alpha if alpha > bl else bl
-                    if d:
-                        lo, hi = self._turn(t2, plays, idx + 1, after, a2 - d, beta - d)
-                        lo, hi = lo + d, hi + d
-                    else:
-                        lo, hi = self._turn(t2, plays, idx + 1, after, a2, beta)
-                    if lo > bl:
-                        bl = lo
-                    if hi > bh:
-                        bh = hi
-                    if bl >= beta:
-                        if k < last:
-                            bh = INF  # options not searched may be higher still
-                        break
-            else:
-                bl = INF
-                bh = INF
-                for k, (t2, taken) in enumerate(opts):
-                    d = w[p] * taken
-                    b2 = beta if beta < bh else bh
-                    if d:
-                        lo, hi = self._turn(t2, plays, idx + 1, after, alpha - d, b2 - d)
-                        lo, hi = lo + d, hi + d
-                    else:
-                        lo, hi = self._turn(t2, plays, idx + 1, after, alpha, b2)
-                    if lo < bl:
-                        bl = lo
-                    if hi < bh:
-                        bh = hi
-                    if bh <= alpha:
-                        if k < last:
-                            bl = -INF
-                        break
+            maxi = self.maximiser[p]
+            a, b = (alpha, beta) if maxi else (-beta, -alpha)
+            bl: Num = -INF
+            bh: Num = -INF
+            for k, (t2, taken) in enumerate(opts):
+                d = w[p] * taken
+                ca = a if a > bl else bl
+                wlo, whi = (ca, b) if maxi else (-b, -ca)
+                if d:
+                    lo, hi = self._turn(t2, plays, idx + 1, after, wlo - d, whi - d)
+                    lo, hi = lo + d, hi + d
+                else:
+                    lo, hi = self._turn(t2, plays, idx + 1, after, wlo, whi)
+                if not maxi:
+                    lo, hi = -hi, -lo
+                if lo > bl:
+                    bl = lo
+                if hi > bh:
+                    bh = hi
+                if bl >= b:
+                    if k < last:
+                        bh = INF  # options not searched may be better still for the owner
+                    break
+            if not maxi:
+                bl, bh = -bh, -bl
             return (imm + bl, imm + bh) if imm else (bl, bh)
         if not after[0]:
             return imm, imm
