@@ -9,7 +9,8 @@ stops it, the search returns proven bounds ``lower <= value <= upper`` instead.
 
 Pieces: the position (:mod:`solver.kernel`: compact sorted rows and hands, canonical key), the
 stage games (:mod:`solver.matrix`: pure saddle check, dominance, float simplex, exact check), the
-transposition table (:class:`TranspositionTable`, capped) and the search itself (:class:`Search`).
+transposition table (:mod:`solver.search.table`, capped), the move ordering
+(:mod:`solver.search.ordering`) and the search itself (:class:`Search`).
 
 The search is alpha-beta for simultaneous moves with serialised bounds (after Saffidine,
 Finnsson and Buro, "Alpha-Beta Pruning for Games with Simultaneous Moves", AAAI 2012).
@@ -46,32 +47,14 @@ from typing import Protocol
 from solver.kernel import Hands, Kernel, Table, to_table
 from solver.matrix import Num, solve_game
 from solver.problem import Problem
+from solver.search.ordering import first_order, promote, rows_for_column, saddle_column_order
+from solver.search.table import Entry, IndexStrategy, TranspositionTable
 from take6.cards import HEADS
 
 JointAction = tuple[int, ...]
 """The cards chosen by the players of one side, in seat order."""
 Strategy = tuple[tuple[JointAction, Fraction], ...]
 """A mixed strategy as its support: (joint action, probability) pairs."""
-IndexStrategy = tuple[tuple[int, Fraction], ...]
-"""A mixed strategy by action index (in the order of :meth:`Search.actions`): the form kept in
-the table, valid for every position with the same canonical key (cards map by their rank in
-each hand)."""
-
-
-@dataclass(slots=True)
-class Entry:
-    """A transposition-table entry: proven bounds; strategies when exact (``lo == hi``)."""
-
-    lo: Num
-    hi: Num
-    x: IndexStrategy = ()
-    y: IndexStrategy = ()
-    hint: tuple[int, int] | None = None
-    """Indices of the best pure row and column found (tried first when searched again)."""
-
-    @property
-    def exact(self) -> bool:
-        return self.lo == self.hi
 
 
 @dataclass(frozen=True)
@@ -81,39 +64,6 @@ class Solution:
     value: Num
     x: Strategy
     y: Strategy
-
-
-class TranspositionTable:
-    """The transposition table: a dict from canonical key to :class:`Entry`, one per hand size,
-    holding at most ``cap`` entries. When full, the tables of the smallest hand sizes (the
-    cheapest to recompute) are dropped first."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
-        self.by_size: dict[int, dict[object, Entry]] = {}
-        self.size = 0
-
-    def get(self, depth: int, key: object) -> Entry | None:
-        d = self.by_size.get(depth)
-        return None if d is None else d.get(key)
-
-    def put(self, depth: int, key: object, entry: Entry) -> None:
-        d = self.by_size.setdefault(depth, {})
-        if key not in d:
-            self.size += 1
-        d[key] = entry
-        if self.size > self.cap:
-            self._evict()
-
-    def _evict(self) -> None:
-        for depth in sorted(self.by_size):
-            if self.size <= self.cap // 2:
-                break
-            self.size -= len(self.by_size[depth])
-            self.by_size[depth] = {}
-
-    def __len__(self) -> int:
-        return self.size
 
 
 INF = 10**9
@@ -353,16 +303,7 @@ class Search:
             slo, shi = max(slo, prev.lo), min(shi, prev.hi)
         rows, cols = self.actions(hands)
         m, n = len(rows), len(cols)
-        # Move ordering: low cards first (measured best on Logik deals: playing the other way
-        # round triples the nodes), the best pure actions of an earlier search before them.
-        order_r = list(range(m))
-        order_c = list(range(n))
-        if prev is not None and prev.hint is not None:
-            hi_, hj = prev.hint
-            order_r.remove(hi_)
-            order_r.insert(0, hi_)
-            order_c.remove(hj)
-            order_c.insert(0, hj)
+        order_r, order_c = first_order(m, n, None if prev is None else prev.hint)
         lo_m: list[list[Num]] = [[clo] * n for _ in range(m)]
         hi_m: list[list[Num]] = [[chi] * n for _ in range(m)]
 
@@ -386,9 +327,7 @@ class Search:
                 lo, hi = probe(i, j, bar, min(beta, row_min))
                 if hi <= bar:
                     row_min = -INF
-                    if j != order_c[0]:  # killer: the column that refuted this row goes first
-                        order_c.remove(j)
-                        order_c.insert(0, j)
+                    promote(order_c, j)  # killer: the column that refuted this row goes first
                     break
                 row_min = min(row_min, lo)
             if row_min > best:
@@ -397,13 +336,12 @@ class Search:
                 return Entry(max(best, slo), shi, hint=(best_i, order_c[0]))
         # A pure saddle, if any, lies in the column where the best row has its minimum; try
         # that column first, and in each column the rows most likely to exceed the bound.
-        brow = lo_m[best_i]
-        order_c.sort(key=lambda j: (brow[j], max(lo_m[i][j] for i in range(m))))
+        saddle_column_order(order_c, lo_m, best_i)
         worst: Num = INF
         best_j = order_c[0]
         for j in order_c:
             col_max: Num = -INF
-            for i in sorted(order_r, key=lambda i: -lo_m[i][j]):
+            for i in rows_for_column(order_r, lo_m, j):
                 bar = min(beta, worst)
                 lo, hi = probe(i, j, max(alpha, col_max), bar)
                 if lo >= bar:
