@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.api import fraction_text
-from solver.draft import DraftResult, solve_draft
+from solver.draft.solve import DraftResult, solve_draft
 
 
 def bench(ks: list[int], repeats: int, max_seconds: float) -> None:

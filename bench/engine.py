@@ -3,8 +3,9 @@
     python bench/engine.py                 # speeds (median of --runs runs)
     python bench/engine.py --diff 10000    # and the differential check on 10,000 games
 
-Prints games per second of the reference engine (``take6.game.play_game`` with four random bots)
-and of the fast path (``take6.fastsim.simulate``), each the median of several runs on one core,
+Prints games per second of the reference engine (``take6.play.game.play_game`` with four random
+bots)
+and of the fast path (``take6.play.fastsim.simulate``), each the median of several runs on one core,
 their ratio, and single rounds per second (games that end after one round). With ``--diff N`` it
 plays N seeded games across the variants with both and counts the games on which they agree
 (same totals, same heads in every round, same number of rounds); it exits with status 1 if any
@@ -22,9 +23,9 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from take6.bots import make_bot
-from take6.fastsim import FastResult, simulate, simulate_many
-from take6.game import play_game
+from take6.play.bots import make_bot
+from take6.play.fastsim import FastResult, simulate, simulate_many
+from take6.play.game import play_game
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules
 
 MIXED = ("safe", "random", "cheapest", "random")

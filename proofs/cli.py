@@ -8,7 +8,7 @@ import argparse
 from typing import Any
 
 from proofs import registry, report
-from take6.display import console
+from take6.display.terminal import console
 from take6.errors import Take6Error
 from take6.text import excerpt
 

@@ -18,18 +18,19 @@ Modules, each with one job:
 * :mod:`solver.baseline` — plain memoised backward induction over the reference engine, for
   differential tests only.
 * :mod:`solver.api` — :func:`solve` and :class:`Result` (value, strategies, principal line).
-* :mod:`solver.certificate` / :mod:`solver.check` — writing certificates and checking them with
+* :mod:`solver.verify.certificate` / :mod:`solver.verify.check` — writing certificates and
+  checking them with
   independent code (the checker imports only :mod:`take6`).
-* :mod:`solver.cli` — ``take6 solve`` and ``take6 check-certificate`` (entry point
+* :mod:`solver.cli.solve` — ``take6 solve`` and ``take6 check-certificate`` (entry point
   ``take6.commands``).
 
 Imports: solver may import take6; take6 never imports solver.
 """
 
 from solver.api import Result, Turn, fraction_text, solve, solve_position
-from solver.check import CertificateError, check_certificate
 from solver.errors import SolverError
 from solver.problem import Objective, Problem, make_problem
+from solver.verify.check import CertificateError, check_certificate
 
 __all__ = [
     "CertificateError",

@@ -7,7 +7,8 @@ positive probability under the optimal strategies are followed (``support_only=T
 optimally (the max side maximises, the min side minimises, ties to the lowest row), as in the
 principal line of :func:`solver.api.solve`. Values and strategies come from the solver's own
 table, walked with the reference rules by the one walker :mod:`solver.walk`, as the certificate
-writer does (:mod:`solver.certificate`); positions missing from the table are re-solved exactly.
+writer does (:mod:`solver.verify.certificate`); positions missing from the table are re-solved
+exactly.
 
 Node id: the compact notation of the position (:func:`take6.notation.format_position`), with the
 bull piles taken since the root (so ``parse_position(node)`` is the position itself). Attributes,

@@ -4,9 +4,10 @@ owners, step to the next position.
 A *node* is a position between turns as the solver sees it: the rows and the hands (each hand
 sorted; the bull piles and totals do not change what is still to be taken). A turn is played
 with the rules core's :func:`take6.turn.resolve_turn`, so every module that walks the game tree
-here — the principal line (:mod:`solver.api`), the certificate writer (:mod:`solver.certificate`),
+here — the principal line (:mod:`solver.api`), the certificate writer
+(:mod:`solver.verify.certificate`),
 the solved graph (:mod:`solver.graph`) and the baseline solver (:mod:`solver.baseline`) — plays
-the reference rules. The certificate checker (:mod:`solver.check`) keeps its own walk on
+the reference rules. The certificate checker (:mod:`solver.verify.check`) keeps its own walk on
 purpose: it must not trust this one.
 
 Row choices are settled by their owners for their side: a max-side owner takes the option with

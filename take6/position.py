@@ -203,8 +203,8 @@ class Position:
         return f"parse_position({format_position(self)!r})"
 
     def _repr_svg_(self) -> str:
-        """Jupyter shows a position as an SVG picture (:func:`take6.svg.position_svg`)."""
-        from take6.svg import position_svg
+        """Jupyter shows a position as an SVG picture (:func:`take6.display.svg.position_svg`)."""
+        from take6.display.svg import position_svg
 
         return position_svg(self)
 

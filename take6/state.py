@@ -192,8 +192,8 @@ class State:
         return text
 
     def _repr_svg_(self) -> str:
-        """Jupyter shows a state as an SVG picture (:func:`take6.svg.state_svg`)."""
-        from take6.svg import state_svg
+        """Jupyter shows a state as an SVG picture (:func:`take6.display.svg.state_svg`)."""
+        from take6.display.svg import state_svg
 
         return state_svg(self)
 

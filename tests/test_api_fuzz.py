@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.check import check_certificate
+from solver.verify.check import check_certificate
 from take6.errors import Take6Error
+from take6.io.record import load_record
 from take6.notation import load_position, parse_position, position_from_json
 from take6.position import Position
-from take6.record import load_record
 from take6.rules import EndCondition, Rules
 
 anything = st.recursive(

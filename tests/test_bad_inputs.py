@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from rich.table import Table
 
-from take6 import cli
-from take6.cli import main
-from take6.display import PlainConsole
+from take6.cli import main as cli
+from take6.cli.main import main
+from take6.display.terminal import PlainConsole
 from take6.errors import Take6Error
+from take6.io.record import RecordError, load_record
 from take6.notation import load_position, parse_position, position_from_json
 from take6.position import Position
-from take6.record import RecordError, load_record
 from take6.rules import Comparison, EndCondition, Rules
 from take6.text import excerpt, parse_int, plural
 
@@ -46,8 +46,8 @@ def one_error_line(err: str) -> str:
 
 
 def record_json() -> dict[str, Any]:
-    from take6.bots import make_bot
-    from take6.game import play_game, record_to_json
+    from take6.play.bots import make_bot
+    from take6.play.game import play_game, record_to_json
 
     rules = Rules.for_variant("standard", players=2, end=EndCondition(target=None, rounds=1))
     return record_to_json(play_game(rules, [make_bot("safe")] * 2, seed=1))
@@ -323,11 +323,11 @@ def test_wide_tables_keep_their_width_on_a_pipe(capsys: pytest.CaptureFixture[st
 
 def test_every_error_type_derives_from_take6_error() -> None:
     from proofs.cli import VerifyUsageError
-    from solver.check import CertificateError
-    from solver.draft import DraftError
+    from solver.draft.solve import DraftError
     from solver.errors import SolverError
-    from solver.study import StudyError
-    from take6.record import RecordError
+    from solver.study.spec import StudyError
+    from solver.verify.check import CertificateError
+    from take6.io.record import RecordError
 
     for error in (
         SolverError,
@@ -343,7 +343,7 @@ def test_every_error_type_derives_from_take6_error() -> None:
 
 def test_default_objective_is_one_rule() -> None:
     from solver.problem import Objective, default_objective
-    from solver.study import DealStudy
+    from solver.study.spec import DealStudy
 
     assert default_objective(2) is Objective.DIFF
     assert all(default_objective(n) is Objective.PARANOID for n in range(3, 11))

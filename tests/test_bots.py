@@ -28,8 +28,8 @@ from take6 import (
     place,
     random_deal,
 )
-from take6.bots import BOTS, make_bot
-from take6.game import play_game
+from take6.play.bots import BOTS, make_bot
+from take6.play.game import play_game
 
 MAX_PLAYERS = {"standard": 10, "taktik": 10, "logik": 10, "profi": 10, "kids": 6}
 

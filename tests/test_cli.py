@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from take6 import cli
-from take6.cli import main
+from take6.cli import main as cli
+from take6.cli.main import main
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -212,7 +212,16 @@ def test_play_end_conditions(capsys: pytest.CaptureFixture[str]) -> None:
 def test_console_script_runs() -> None:
     """The installed ``take6`` entry point is wired to main (run as a subprocess)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "take6.cli", "turn", "--rows", "12/37/43/58", "--plays", "5,15"],
+        [
+            sys.executable,
+            "-m",
+            "take6.cli.main",
+            "turn",
+            "--rows",
+            "12/37/43/58",
+            "--plays",
+            "5,15",
+        ],
         capture_output=True,
         text=True,
         check=False,

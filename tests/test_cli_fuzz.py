@@ -32,7 +32,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from take6.cli import main
+from take6.cli.main import main
 
 DEADLINE = 30.0
 MIXED = "standard 1,13,15,25,30/21/32/3,5,8,20,39 2,12|10,27"

@@ -1,4 +1,4 @@
-"""Differential tests: the fast simulator (take6.fastsim) against the reference engine.
+"""Differential tests: the fast simulator (take6.play.fastsim) against the reference engine.
 
 For each case (variant, players, settings, bots) both play the same seeds and must agree on the
 final totals, every round's scores and the number of rounds; a smaller sample is compared card by
@@ -19,12 +19,12 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import take6.cards
-from take6 import fastsim
-from take6.bots import make_bot
 from take6.cards import HEADS
 from take6.errors import RulesError
-from take6.fastsim import FastResult, PlacementRecord, simulate, simulate_many
-from take6.game import play_game
+from take6.play import fastsim
+from take6.play.bots import make_bot
+from take6.play.fastsim import FastResult, PlacementRecord, simulate, simulate_many
+from take6.play.game import play_game
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
 from take6.state import new_game, step
 from take6.turn import Placed

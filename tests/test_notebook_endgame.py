@@ -61,8 +61,8 @@ def test_endgame_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 def test_endgame_value_matches_the_solver() -> None:
     from solver.api import fraction_text, solve
-    from take6.bots import make_bot
-    from take6.game import play_game
+    from take6.play.bots import make_bot
+    from take6.play.game import play_game
     from take6.rules import Rules
     from take6.state import Phase
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from take6 import cli
+from take6.cli import main as cli
 
 README = (Path(__file__).parent.parent / "README.md").read_text()
 

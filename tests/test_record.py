@@ -13,20 +13,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from take6 import ChooseRow, EndCondition, Phase, Play, Rules, Take6Error, cli
-from take6.bots import make_bot
-from take6.cli import main
-from take6.game import GameRecord, play_game, record_to_json
-from take6.record import (
+from take6 import ChooseRow, EndCondition, Phase, Play, Rules, Take6Error
+from take6.cli import main as cli
+from take6.cli.main import main
+from take6.display.viewer import RecordViewer
+from take6.io.record import (
     Record,
     RecordError,
-    RecordViewer,
     action_from_json,
     load_record,
-    replay,
     rules_from_json,
     rules_to_json,
 )
+from take6.io.replay import replay
+from take6.play.bots import make_bot
+from take6.play.game import GameRecord, play_game, record_to_json
 
 VARIANTS = [("standard", 4), ("taktik", 2), ("logik", 3), ("profi", 3), ("kids", 3)]
 

@@ -218,8 +218,8 @@ def test_first_picker_fixed_when_not_rotating() -> None:
 
 
 def test_games_that_might_never_end_are_refused() -> None:
-    from take6.bots import make_bot
-    from take6.game import play_game
+    from take6.play.bots import make_bot
+    from take6.play.game import play_game
 
     short = Rules.for_variant("standard", players=2, hand_size=1)
     assert short.min_taken_per_round == 2 + 4 - 20

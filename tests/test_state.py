@@ -81,5 +81,5 @@ def test_from_position_with_other_rules_is_validated() -> None:
         from_position(pos, Rules.for_variant("standard", players=3))
     with pytest.raises(PositionError, match="4 rows, but kids has 5"):
         from_position(pos, Rules.for_variant("kids", players=2))
-    with pytest.raises(PositionError, match="outside the deck 1..24"):
+    with pytest.raises(PositionError, match=r"outside the deck 1\.\.24"):
         from_position(pos, Rules.for_variant("taktik", players=2))

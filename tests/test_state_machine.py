@@ -2,7 +2,7 @@
 
 A Hypothesis state machine plays the chance Deal (a drawn permutation or a seeded shuffle) and
 random legal actions of every kind; a plain conformance test then plays many seeded bot games of
-every variant to the end with :func:`take6.game.play_game`.
+every variant to the end with :func:`take6.play.game.play_game`.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ from take6 import (
     random_deal,
     step,
 )
-from take6.bots import make_bot
-from take6.game import play_game
+from take6.play.bots import make_bot
+from take6.play.game import play_game
 from take6.state import describe_action
 
 MAX_PLAYERS = {"standard": 10, "taktik": 10, "logik": 10, "profi": 10, "kids": 6}

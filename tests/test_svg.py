@@ -26,7 +26,7 @@ from take6 import (
     random_deal,
 )
 from take6.cards import HEADS
-from take6.svg import card_svg, position_svg, state_svg
+from take6.display.svg import card_svg, position_svg, state_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -77,7 +77,8 @@ def test_pettingzoo_parallel_api_test(variant: str, players: int) -> None:
 
 def test_take6_does_not_import_pettingzoo() -> None:
     code = (
-        "import sys, take6, take6.record, take6.svg, take6.cli, take6.integrations; "
+        "import sys, take6, take6.io.record, take6.display.svg, take6.cli.main, "
+        "take6.integrations; "
         "bad = {'pettingzoo', 'gymnasium'} & set(sys.modules); assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

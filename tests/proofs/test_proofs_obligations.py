@@ -124,5 +124,5 @@ def test_import_runs_nothing() -> None:
 
 
 def test_proofs_not_imported_by_take6() -> None:
-    code = "import sys, take6, take6.state, take6.game; assert 'proofs' not in sys.modules"
+    code = "import sys, take6, take6.state, take6.play.game; assert 'proofs' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)

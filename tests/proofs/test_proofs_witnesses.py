@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from proofs import deck, game, placement, sources
 from proofs.core import Status
 from proofs.model import profi_rule
-from take6.bots import RandomBot
 from take6.cards import HEADS, MAX_ROW_HEADS, TOTAL_HEADS, total_heads
 from take6.errors import RulesError
-from take6.game import play_game
 from take6.placement import Reason, apply_move, place
+from take6.play.bots import RandomBot
+from take6.play.game import play_game
 from take6.rules import Rules
 from take6.state import ChooseRow, Phase, Play, apply, new_game, random_deal, step
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from solver.check import MAX_NUMBER_DIGITS, CertificateError, check_certificate, node_key
-from take6.cli import main
+from solver.verify.check import MAX_NUMBER_DIGITS, CertificateError, check_certificate, node_key
+from take6.cli.main import main
 from take6.errors import Take6Error
 
 POSITION = "logik:12 3/7/10/12 1,5,9,11|2,4,6,8"

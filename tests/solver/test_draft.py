@@ -1,4 +1,4 @@
-"""The Logik draft solver (:mod:`solver.draft`) and ``take6 draft``.
+"""The Logik draft solver (:mod:`solver.draft.solve`) and ``take6 draft``.
 
 The reference for the values is a naive minimax written here: it walks the draft with the
 engine (:func:`take6.state.new_game`, :func:`take6.state.legal_actions` in the draft phase),
@@ -16,11 +16,11 @@ import pytest
 
 from solver.api import solve
 from solver.baseline import baseline_value
-from solver.draft import DraftError, DraftSearch, draft_order, draft_rules, solve_draft
+from solver.draft.solve import DraftError, DraftSearch, draft_order, draft_rules, solve_draft
 from solver.matrix import Num
 from solver.problem import make_problem
 from solver.search import INF
-from take6.cli import main
+from take6.cli.main import main
 from take6.rules import Rules
 from take6.state import Phase, Pick, State, apply, legal_actions, new_game
 

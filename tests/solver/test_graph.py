@@ -17,7 +17,7 @@ from solver.api import solve
 from solver.errors import SolverError
 from solver.graph import solved_graph, strategy_text, write_graphml
 from take6.cards import HEADS
-from take6.cli import main
+from take6.cli.main import main
 from take6.notation import parse_position
 
 # (position, objective, player 0-based, value); all have mixed optimal strategies at the root.

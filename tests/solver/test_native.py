@@ -20,12 +20,12 @@ from solver_helpers import random_position, relabel
 from solver import native
 from solver.api import solve
 from solver.baseline import baseline_value
-from solver.certificate import build_bound_certificate, build_certificate
-from solver.check import CertificateError, check_certificate
 from solver.errors import SolverError
 from solver.kernel import Kernel, to_table
 from solver.problem import make_problem
 from solver.search import Search, position_table
+from solver.verify.certificate import build_bound_certificate, build_certificate
+from solver.verify.check import CertificateError, check_certificate
 from take6.notation import format_position, parse_position
 from take6.position import Position
 from take6.rules import ProfiTie, Rules
@@ -258,7 +258,7 @@ def test_cli_cores_agree_and_say_which_ran() -> None:
     out = {}
     for core in ("native", "python"):
         proc = subprocess.run(
-            [sys.executable, "-m", "take6.cli", "solve", pos, "--core", core, "--json"],
+            [sys.executable, "-m", "take6.cli.main", "solve", pos, "--core", core, "--json"],
             capture_output=True,
             text=True,
             check=True,
@@ -267,7 +267,7 @@ def test_cli_cores_agree_and_say_which_ran() -> None:
         assert out[core]["core"] == core
     assert out["native"]["value"] == out["python"]["value"] == "-1/3"
     bad = subprocess.run(
-        [sys.executable, "-m", "take6.cli", "solve", pos, "--memory", "10K"],
+        [sys.executable, "-m", "take6.cli.main", "solve", pos, "--memory", "10K"],
         capture_output=True,
         text=True,
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from take6.cli import main
+from take6.cli.main import main
 
 MIXED = "standard 1,13,15,25,30/21/32/3,5,8,20,39 2,12|10,27"
 
@@ -154,7 +154,7 @@ def test_progress_line_reports_nodes_fill_bounds_and_time(
 ) -> None:
     from fractions import Fraction
 
-    from solver.cli import ProgressLine
+    from solver.cli.solve import ProgressLine
 
     line = ProgressLine()  # stderr is not a terminal here: one line every 10 s
     line(1_500_000, 25, 100, 3.0, Fraction(-38), Fraction(38))  # too early: nothing

@@ -13,9 +13,9 @@ from solver_helpers import random_position, relabel
 
 from solver.api import solve
 from solver.baseline import baseline_value
-from solver.certificate import build_certificate
-from solver.check import check_certificate
 from solver.problem import make_problem
+from solver.verify.certificate import build_certificate
+from solver.verify.check import check_certificate
 from take6.position import Position
 
 

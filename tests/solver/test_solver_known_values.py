@@ -8,9 +8,9 @@ import pytest
 
 from solver.api import solve
 from solver.baseline import baseline_value
-from solver.certificate import build_certificate
-from solver.check import CertificateError, check_certificate
 from solver.problem import make_problem
+from solver.verify.certificate import build_certificate
+from solver.verify.check import CertificateError, check_certificate
 from take6.notation import parse_position
 
 

@@ -1,4 +1,4 @@
-"""Batch studies (solver.study): the store survives ``kill -9`` and resumes to exactly the
+"""Batch studies (solver.study.run): the store survives ``kill -9`` and resumes to exactly the
 results of an uninterrupted run; the process pool and a Dask LocalCluster give the same rows
 as the in-process run; bad settings are one-line ValueErrors (exit 2 from the CLI); exports
 round-trip."""
@@ -21,20 +21,12 @@ from typing import Any
 import pytest
 
 from solver.api import solve
-from solver.draft import solve_draft
-from solver.study import (
-    COLUMNS,
-    DealStudy,
-    DraftStudy,
-    Store,
-    StudyError,
-    deal_position,
-    export_csv,
-    export_parquet,
-    make_executor,
-    run_study,
-)
-from take6.cli import main
+from solver.draft.solve import solve_draft
+from solver.study.export import export_csv, export_parquet
+from solver.study.run import deal_position, make_executor, run_study
+from solver.study.spec import DealStudy, DraftStudy, StudyError
+from solver.study.store import COLUMNS, Store
+from take6.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = DealStudy(hand_sizes=(2, 3), deals=12, seed=7)
@@ -145,7 +137,7 @@ def test_kill_9_and_resume_gives_the_uninterrupted_results(tmp_path: Path) -> No
     whole = tmp_path / "whole.sqlite"
     run_study(whole, study)
     store = tmp_path / "killed.sqlite"
-    cmd = [sys.executable, "-m", "take6.cli", "study", "deals", "--hand-size", str(k)]
+    cmd = [sys.executable, "-m", "take6.cli.main", "study", "deals", "--hand-size", str(k)]
     cmd += ["--deals", "150", "--seed", "11", "--store", str(store), "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for workers, kill_at in (("1", 15), ("2", 60)):

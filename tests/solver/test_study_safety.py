@@ -15,19 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from solver.study import (
-    DealStudy,
+from solver.study.export import export_csv
+from solver.study.run import (
     InlineExecutor,
-    Store,
-    StudyError,
     check_executor,
-    export_csv,
     make_executor,
     max_workers,
     prepare,
     run_study,
 )
-from take6.cli import main
+from solver.study.spec import DealStudy, StudyError
+from solver.study.store import Store
+from take6.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 linux_only = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
@@ -52,7 +51,7 @@ def _session(sid: int) -> list[int]:
 def _start_pool_run(store: Path) -> subprocess.Popen[bytes]:
     """A study whose items take seconds each, on 2 workers, in its own session; returns once
     the workers are up (3 processes in the session)."""
-    cmd = [sys.executable, "-m", "take6.cli", "study", "deals", "--hand-size", "6"]
+    cmd = [sys.executable, "-m", "take6.cli.main", "study", "deals", "--hand-size", "6"]
     cmd += ["--deals", "20", "--store", str(store), "--workers", "2", "--no-progress"]
     proc = subprocess.Popen(
         cmd,

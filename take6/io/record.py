@@ -3,14 +3,16 @@
 A record holds the settings, the seed, the bots' names, every action in order (the chance deals
 included, so the record replays without the seed) and what the game's author says came of it:
 the heads of each round, the final totals, the winners and whether the game ended. The format is
-documented in ``docs/records.md``; :func:`take6.game.play_game` games are written by
-:func:`take6.game.record_to_json`, which is :meth:`Record.to_json` of :meth:`Record.from_play`.
+documented in ``docs/records.md``; :func:`take6.play.game.play_game` games are written by
+:func:`take6.play.game.record_to_json`, which is :meth:`Record.to_json` of :meth:`Record.from_play`.
 
 * :func:`load_record` validates the JSON (a dict or text) and raises :class:`RecordError`, one
   line naming the problem and where it is (``actions[16]`` is step 17);
-* :func:`replay` plays the actions through the reference engine and reports the first illegal
-  action with its step number (1-based), or every recorded result that the replay contradicts;
-* :class:`RecordViewer` steps through a record and shows each state as SVG in Jupyter.
+* :func:`take6.io.replay.replay` plays the actions through the reference engine and reports the
+  first illegal action with its step number (1-based), or every recorded result that the replay
+  contradicts;
+* :class:`take6.display.viewer.RecordViewer` steps through a record and shows each state as SVG
+  in Jupyter.
 """
 
 from __future__ import annotations
@@ -20,21 +22,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from take6.errors import IllegalActionError, RulesError, Take6Error
+from take6.errors import RulesError, Take6Error
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
 from take6.state import (
-    ILLEGAL_PREFIX,
     Action,
     ChooseRow,
     Deal,
     Pick,
     Play,
     State,
-    apply,
-    describe_action,
-    new_game,
 )
-from take6.text import MAX_DIGITS, decode, excerpt, plural, strip_bom
+from take6.text import MAX_DIGITS, decode, excerpt, strip_bom
 
 FORMAT = "take6-game-record"
 """The value of a record's ``format`` key."""
@@ -336,214 +334,3 @@ def load_record(data: Mapping[str, Any] | str | bytes) -> Record:
     if finished is not None and not isinstance(finished, bool):
         raise RecordError(f"record 'finished' must be true or false, got {_short(finished)}")
     return Record(rules, actions, seed, tuple(bots), rounds, scores, winners, finished)
-
-
-# -- replay ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReplayResult:
-    """What replaying a record through the reference engine found.
-
-    Attributes:
-        record: the record replayed.
-        final: the state after the last legal action.
-        steps: how many actions were applied legally.
-        illegal_step: the 1-based step number of the first illegal action (``None``: all legal).
-        illegal_action: that action.
-        error: the engine's message for it.
-        mismatches: each recorded result (``rounds``, ``scores``, ``winners``, ``finished``)
-            that the replay contradicts, one line each (checked only when every action is legal).
-    """
-
-    record: Record
-    final: State
-    steps: int
-    illegal_step: int | None = None
-    illegal_action: Action | None = None
-    error: str | None = None
-    mismatches: tuple[str, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        """True when every action is legal and every recorded result matches the replay."""
-        return self.illegal_step is None and not self.mismatches
-
-    def message(self) -> str:
-        """One line: the first illegal action (its step and its JSON), or the mismatches, or a
-        summary of the legal and consistent game."""
-        if self.illegal_step is not None:
-            assert self.illegal_action is not None
-            action = json.dumps(action_to_json(self.illegal_action))
-            why = self.error or ""
-            engine_prefix = f"{ILLEGAL_PREFIX}{describe_action(self.illegal_action)}: "
-            if why.startswith(engine_prefix):
-                why = why[len(engine_prefix) :]
-            said = describe_action(self.illegal_action)
-            return f"step {self.illegal_step}: {said} ({action}) is illegal: {why}"
-        if self.mismatches:
-            return "replay contradicts the record: " + "; ".join(self.mismatches)
-        final = self.final
-        end = "game over" if final.is_over else f"stopped in {final.describe()}"
-        text = (
-            f"legal and consistent: {plural(self.steps, 'action')}, "
-            f"{plural(len(final.round_scores), 'round')}"
-        )
-        text += f", {end}, scores {', '.join(map(str, final.totals))}"
-        if final.is_over:
-            text += f", winners {', '.join(f'P{p + 1}' for p in final.winners())}"
-        return text
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as JSON-ready data (``take6 replay --json``)."""
-        final = self.final
-        return {
-            "ok": self.ok,
-            "steps": self.steps,
-            "actions": len(self.record.actions),
-            "illegal_step": self.illegal_step,
-            "illegal_action": (
-                None if self.illegal_action is None else action_to_json(self.illegal_action)
-            ),
-            "error": self.error,
-            "mismatches": list(self.mismatches),
-            "rounds": [list(r) for r in final.round_scores],
-            "scores": list(final.totals),
-            "winners": list(final.winners()) if final.is_over else [],
-            "finished": final.is_over,
-            "message": self.message(),
-        }
-
-
-def replay_states(record: Record) -> tuple[list[State], ReplayResult]:
-    """Every state of the replay (the start, then one per legal action) and the result."""
-    state = new_game(record.rules)
-    states = [state]
-    for i, action in enumerate(record.actions):
-        try:
-            state = apply(state, action)
-        except IllegalActionError as exc:
-            result = ReplayResult(record, state, i, i + 1, action, str(exc))
-            return states, result
-        states.append(state)
-    return states, ReplayResult(
-        record, state, len(record.actions), mismatches=_check(record, state)
-    )
-
-
-def replay(record: Record) -> ReplayResult:
-    """Replay ``record`` through the reference engine: the first illegal action (with its 1-based
-    step number), or the recorded results the replay contradicts."""
-    return replay_states(record)[1]
-
-
-def _check(record: Record, final: State) -> tuple[str, ...]:
-    out = []
-    rounds = final.round_scores
-    if record.rounds is not None and record.rounds != rounds:
-        out.append(f"'rounds' says {_plain(record.rounds)}, the replay gives {_plain(rounds)}")
-    if record.scores is not None and record.scores != final.totals:
-        out.append(f"'scores' says {list(record.scores)}, the replay gives {list(final.totals)}")
-    winners = final.winners() if final.is_over else ()
-    if record.winners is not None and tuple(sorted(record.winners)) != winners:
-        out.append(f"'winners' says {list(record.winners)}, the replay gives {list(winners)}")
-    if record.finished is not None and record.finished != final.is_over:
-        said = "finished" if record.finished else "not finished"
-        real = "is over" if final.is_over else f"is not over ({final.describe()})"
-        out.append(f"'finished' says {said}, but after the last action the game {real}")
-    return tuple(out)
-
-
-def _plain(rows: tuple[tuple[int, ...], ...]) -> list[list[int]]:
-    return [list(r) for r in rows]
-
-
-# -- stepping through a record ----------------------------------------------------------------
-
-
-class RecordViewer:
-    """Step through a game record; in Jupyter it shows the state at the current step as SVG.
-
-    Step 0 is the start of the game; step i is the state after the record's i-th action. A
-    record with an illegal action can be viewed up to the step before it. The stepping methods
-    return the viewer, so ``viewer.next()`` as the last line of a cell shows the new state.
-
-    >>> from take6.game import play_game
-    >>> from take6.bots import make_bot
-    >>> game = play_game(Rules.for_variant("standard", players=2, end=EndCondition(target=None,
-    ...                  rounds=1)), [make_bot("safe"), make_bot("safe")], seed=1)
-    >>> viewer = RecordViewer(Record.from_play(game.rules, game.actions, game.final))
-    >>> viewer.last().step == len(viewer) - 1
-    True
-    """
-
-    def __init__(self, record: Record, step: int = 0) -> None:
-        self.record = record
-        self.states, self.result = replay_states(record)
-        self.step = 0
-        self.goto(step)
-
-    def __len__(self) -> int:
-        """Number of viewable steps (the start plus every legal action)."""
-        return len(self.states)
-
-    @property
-    def state(self) -> State:
-        """The state at the current step."""
-        return self.states[self.step]
-
-    @property
-    def action(self) -> Action | None:
-        """The action that led to the current step (``None`` at step 0)."""
-        return self.record.actions[self.step - 1] if self.step else None
-
-    def goto(self, step: int) -> RecordViewer:
-        """Go to ``step`` (negative counts from the end, like a list index)."""
-        n = len(self.states)
-        if not -n <= step < n:
-            raise IndexError(f"step {step} out of range 0..{n - 1}")
-        self.step = step % n
-        return self
-
-    def next(self, count: int = 1) -> RecordViewer:
-        """Go ``count`` steps forward (stopping at the last)."""
-        self.step = min(len(self.states) - 1, self.step + count)
-        return self
-
-    def prev(self, count: int = 1) -> RecordViewer:
-        """Go ``count`` steps back (stopping at the start)."""
-        self.step = max(0, self.step - count)
-        return self
-
-    def first(self) -> RecordViewer:
-        return self.goto(0)
-
-    def last(self) -> RecordViewer:
-        return self.goto(-1)
-
-    def caption(self) -> str:
-        """One line: the step, the action that led here, and the state."""
-        n = len(self.states) - 1
-        text = f"step {self.step}/{n}"
-        if self.action is not None:
-            text += f": {json.dumps(action_to_json(self.action))}"
-        return text
-
-    def _repr_svg_(self) -> str:
-        from take6.svg import state_svg
-
-        return state_svg(self.state)
-
-    def _repr_html_(self) -> str:
-        from html import escape
-
-        from take6.svg import state_svg
-
-        caption = escape(self.caption())
-        note = ""
-        if self.result.illegal_step is not None and self.step == len(self.states) - 1:
-            note = f"<div><b>next:</b> {escape(self.result.message())}</div>"
-        return f"<div><div><code>{caption}</code></div>{state_svg(self.state)}{note}</div>"
-
-    def __repr__(self) -> str:
-        return f"<RecordViewer {self.caption()}>"

@@ -1,5 +1,6 @@
 """``take6 solve`` and ``take6 check-certificate`` (registered through the ``take6.commands``
-entry point; the dispatcher in :mod:`take6.cli` turns a ``ValueError`` into a one-line error and
+entry point; the dispatcher in :mod:`take6.cli.main` turns a ``Take6Error`` into a one-line error
+and
 exit status 2)."""
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from typing import Any
 from rich.table import Table
 
 from solver.api import CORES, Result, Turn, fraction_text, int_text, solve
-from solver.certificate import write_certificate
-from solver.check import CertificateError, check_certificate
 from solver.errors import SolverError
 from solver.native import check_memory, parse_memory
 from solver.problem import default_objective
-from take6.cli import file_errors, read_file
-from take6.display import console as make_console
+from solver.verify.certificate import write_certificate
+from solver.verify.check import CertificateError, check_certificate
+from take6.cli.main import file_errors, read_file
+from take6.display.terminal import console as make_console
 from take6.notation import load_position
 from take6.position import Position
 from take6.text import plural

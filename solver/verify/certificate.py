@@ -1,6 +1,7 @@
 """Writing certificates: the strategies of enough of the solved tree to re-prove the value.
 
-The formats and what they prove are documented in :mod:`solver.check` (the independent checker).
+The formats and what they prove are documented in :mod:`solver.verify.check` (the independent
+checker).
 
 * **Version 2, bounds** (:func:`build_bound_certificate`, what ``take6 solve --certificate``
   writes): a proof that the root's value is at least ``v`` (the max side's optimal strategy
@@ -25,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from solver.api import exact_entry, exact_value, fraction_text
-from solver.check import BOUNDS_VERSION, FORMAT, VERSION, node_key
 from solver.search import SearchLike, Solution, Strategy
+from solver.verify.check import BOUNDS_VERSION, FORMAT, VERSION, node_key
 from solver.walk import Node, option_values, outcomes, payoff, seat_cards, settle
 from take6.cards import heads
 from take6.notation import format_position

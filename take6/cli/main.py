@@ -21,14 +21,15 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from take6.bots import BOTS, make_bot
 from take6.cards import HEADS
-from take6.display import cards_text, console, rows_table, scores_table
+from take6.display.terminal import cards_text, console, rows_table, scores_table
 from take6.errors import FileError, Take6Error, UsageError
-from take6.game import play_game, record_to_json
+from take6.io.record import load_record
+from take6.io.replay import replay
 from take6.notation import parse_rows
+from take6.play.bots import BOTS, make_bot
+from take6.play.game import play_game, record_to_json
 from take6.position import Position
-from take6.record import load_record, replay
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
 from take6.state import Action, ChooseRow
 from take6.text import excerpt, parse_float, parse_int, plural

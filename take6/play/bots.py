@@ -4,7 +4,7 @@ A bot is called only for a player who must act, and returns one of ``legal_actio
 Randomness comes from the ``rng`` argument, so a game is reproducible from its seed.
 
 * ``random`` — a uniformly random legal action (card index, row index or pick index drawn with
-  ``rng.randrange``; the fast simulator in :mod:`take6.fastsim` draws the same numbers).
+  ``rng.randrange``; the fast simulator in :mod:`take6.play.fastsim` draws the same numbers).
 * ``cheapest`` — a random card, but when it must choose a row it takes the cheapest one (in
   Kids, where the most heads win, the dearest one).
 * ``safe`` — the lowest card that takes nothing if placed on the table as it is now (ignoring

@@ -1,6 +1,6 @@
 """Playing whole games between bots, and the game record (every action, replayable).
 
-The record format itself lives in :mod:`take6.record`; ``action_to_json``, ``rules_to_json`` and
+The record format itself lives in :mod:`take6.io.record`; ``action_to_json``, ``rules_to_json`` and
 ``record_to_json`` stay importable from here.
 """
 
@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from take6.bots import Bot
 from take6.errors import UsageError
-from take6.record import Record, action_to_json, rules_to_json
+from take6.io.record import Record, action_to_json, rules_to_json
+from take6.play.bots import Bot
 from take6.rules import Rules
 from take6.state import (
     Action,

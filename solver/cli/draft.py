@@ -1,5 +1,6 @@
 """``take6 draft``: solve the Logik draft exactly (registered through the ``take6.commands``
-entry point; the dispatcher in :mod:`take6.cli` turns a ``ValueError`` into a one-line error and
+entry point; the dispatcher in :mod:`take6.cli.main` turns a ``Take6Error`` into a one-line error
+and
 exit status 2)."""
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from typing import Any
 from rich.table import Table
 
 from solver.api import fraction_text
-from solver.cli import line_table
-from solver.draft import DraftError, DraftResult, solve_draft
+from solver.cli.solve import line_table
+from solver.draft.solve import DraftError, DraftResult, solve_draft
 from solver.problem import Objective, default_objective
 from take6.cards import HEADS
-from take6.display import console as make_console
+from take6.display.terminal import console as make_console
 
 EXAMPLES = """\
 examples:

@@ -1,17 +1,18 @@
 """A fast simulator of whole bot games: a differential-tested mirror of the reference rules.
 
-The reference engine (:mod:`take6.state`, :mod:`take6.game`) is the definition of the rules:
+The reference engine (:mod:`take6.state`, :mod:`take6.play.game`) is the definition of the rules:
 immutable states, one action at a time, every step validated. That makes it clear and slow. This
 module plays the *same* games much faster, for Monte Carlo studies and benchmarks, with mutable
 lists and plain ints: each row is kept as four numbers (first card, last card, number of cards,
 heads in it), bull heads come from the one table :data:`take6.cards.HEADS`, and the bots
-``random``, ``cheapest`` and ``safe`` of :mod:`take6.bots` are inlined.
+``random``, ``cheapest`` and ``safe`` of :mod:`take6.play.bots` are inlined.
 
 It is a *mirror*, not a second definition: for every setting a :class:`take6.rules.Rules` object
 can express (Standard, Taktik, Profi with each :class:`take6.rules.ProfiTie`, the Logik draft,
 Kids, any number of players, rows, row capacity, hand size, deck size, a target total compared
 with ``>=`` or ``>``, a fixed number of rounds), :func:`simulate` consumes the random numbers of
-``random.Random(seed)`` in exactly the order :func:`take6.game.play_game` does with the same bots
+``random.Random(seed)`` in exactly the order :func:`take6.play.game.play_game` does with the same
+bots
 (the shuffle of :func:`take6.state.random_deal`, then each decision of a random bot as it comes:
 cards in seat order, a row choice when the card is revealed in ascending order, draft picks in
 turn), so for the same rules, bots and seed both give the same totals, round scores and number
@@ -37,7 +38,7 @@ from take6.rules import Comparison, ProfiTie, Rules
 __all__ = ["BOT_NAMES", "FastResult", "PlacementRecord", "simulate", "simulate_many"]
 
 BOT_NAMES: tuple[str, ...] = ("random", "cheapest", "safe")
-"""The bots of :mod:`take6.bots` this simulator mirrors."""
+"""The bots of :mod:`take6.play.bots` this simulator mirrors."""
 
 _RANDOM, _CHEAPEST, _SAFE = 0, 1, 2
 _RIGHT, _LEFT, _TAKE = 0, 1, 2
@@ -183,7 +184,8 @@ def simulate(
     max_rounds: int = 100_000,
 ) -> FastResult:
     """Play one game between ``bots`` (names from :data:`BOT_NAMES`; default all ``random``)
-    under ``rules`` from ``seed``: the same game as ``take6.game.play_game(rules, bots, seed)``.
+    under ``rules`` from ``seed``: the same game as
+    ``take6.play.game.play_game(rules, bots, seed)``.
 
     If ``trace`` is a list, every card placed is appended to it as a :class:`PlacementRecord`.
     Raises ``RuntimeError`` if the game has not ended after ``max_rounds`` rounds.
@@ -297,14 +299,14 @@ def _play(
     # fits nowhere: also with a single row) or the two tied moves.
 
     def move_cost(row: int, side: int) -> tuple[int, int, int]:
-        """take6.bots.cheapest_row's key: the cheapest take (the dearest when the most heads
+        """take6.play.bots.cheapest_row's key: the cheapest take (the dearest when the most heads
         win), then fewest (most) cards, then the lowest row; a move that takes nothing is 0."""
         if side == _TAKE or count[row] >= cap:
             return (sign * row_heads[row], sign * count[row], row)
         return (0, 0, row)
 
     def choose(player: int, card: int, opts: list[tuple[int, int]]) -> tuple[int, int]:
-        """The owner's row choice among ``opts`` (take6.bots: random or cheapest row)."""
+        """The owner's row choice among ``opts`` (take6.play.bots: random or cheapest row)."""
         if kinds[player] == _RANDOM:
             return opts[randbelow(len(opts))]
         best = opts[0]
@@ -346,7 +348,7 @@ def _play(
             )
 
     def immediate_cost(card: int) -> int:
-        """take6.bots.immediate_cost: heads ``card`` would take on the table as it is."""
+        """take6.play.bots.immediate_cost: heads ``card`` would take on the table as it is."""
         best = -1
         for row, side in options_for(card):
             c = row_heads[row] if side == _TAKE or count[row] >= cap else 0

@@ -1,6 +1,6 @@
 """``take6 study``: batch studies into a SQLite store (``deals``, ``drafts``), ``status`` and
 ``export`` (registered through the ``take6.commands`` entry point; the dispatcher in
-:mod:`take6.cli` turns a ``ValueError`` into a one-line error and exit status 2)."""
+:mod:`take6.cli.main` turns a ``ValueError`` into a one-line error and exit status 2)."""
 
 from __future__ import annotations
 
@@ -23,23 +23,11 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from solver.study import (
-    EXECUTORS,
-    DealStudy,
-    DraftStudy,
-    RunReport,
-    Store,
-    Study,
-    StudyError,
-    check_executor,
-    check_export_target,
-    export_csv,
-    export_parquet,
-    make_executor,
-    prepare,
-    run_study,
-)
-from take6.cli import file_errors
+from solver.study.export import check_export_target, export_csv, export_parquet
+from solver.study.run import EXECUTORS, RunReport, check_executor, make_executor, prepare, run_study
+from solver.study.spec import DealStudy, DraftStudy, Study, StudyError
+from solver.study.store import Store
+from take6.cli.main import file_errors
 from take6.text import excerpt, plural
 
 _DEALS_EXAMPLES = """examples:

@@ -1,0 +1,1 @@
+"""The solver's subcommands: ``solve``/``check-certificate``, ``draft``, ``study``."""

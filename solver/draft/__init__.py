@@ -1,0 +1,1 @@
+"""The exact Logik draft solver (:mod:`solver.draft.solve`)."""

@@ -1,0 +1,391 @@
+"""Running a study: the work of one item (in a worker) and the run over an executor."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import ctypes
+import hashlib
+import json
+import os
+import random
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
+from itertools import islice
+from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+from solver.api import solve
+from solver.draft.solve import solve_draft
+from solver.study.spec import ROWS, Row, Study, StudyError, Task, optional_module
+from solver.study.store import Store
+from take6.notation import format_position
+from take6.position import Position
+from take6.text import excerpt
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+# -- the work of one item (runs in a worker) ------------------------------------------------
+
+
+def deal_position(hand_size: int, index: int, seed: int, players: int = 2) -> Position:
+    """The ``index``-th random Logik deal of a study: deck ``1..players*hand_size + 4``
+    shuffled by ``random.Random`` seeded with a string of ``(seed, players, hand_size, index)``
+    (string seeds are hashed with SHA-512, the same in every process and Python version)."""
+    size = players * hand_size + ROWS
+    rng = random.Random(f"take6-study-deal seed={seed} players={players} k={hand_size} i={index}")
+    deck = list(range(1, size + 1))
+    rng.shuffle(deck)
+    hands = [deck[p * hand_size : (p + 1) * hand_size] for p in range(players)]
+    rows = sorted([c] for c in deck[players * hand_size :])
+    return Position.create("logik", rows, hands, deck=size)
+
+
+@cache
+def code_version() -> str:
+    """``take6`` package version, ``+``, the first 12 hex digits of a SHA-256 over the solver
+    package's Python source files, subpackages included (path and content, sorted by path; the
+    command-line package ``solver/cli`` excluded)."""
+    try:
+        version = metadata.version("take6")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parents[1]
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        if name.startswith("cli/"):
+            continue
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"{version}+{digest.hexdigest()[:12]}"
+
+
+def run_task(task: Task) -> Row:
+    """Solve one item and return its row (a dict of column values, ``study`` excluded)."""
+    started = time.perf_counter()
+    if task.kind == "deals":
+        row = _solve_deal(task)
+    elif task.kind == "drafts":
+        row = _solve_draft(task)
+    else:
+        raise StudyError(f"unknown study kind {task.kind!r}")
+    row.update(
+        item=task.item,
+        kind=task.kind,
+        hand_size=task.hand_size,
+        players=task.players,
+        deal=task.deal,
+        seed=task.seed,
+        first_picker=task.first_picker,
+        objective=task.objective.value,
+        player=task.player,
+        seconds=time.perf_counter() - started,
+        version=code_version(),
+    )
+    return row
+
+
+def _solve_deal(task: Task) -> Row:
+    assert task.deal is not None and task.seed is not None
+    pos = deal_position(task.hand_size, task.deal, task.seed, task.players)
+    result, _ = solve(pos, task.objective, task.player, node_limit=task.node_limit)
+    data = result.to_json()
+    summary = {"strategies": data["strategies"], "line": data["line"], "lps": data["lps"]}
+    return {
+        "position": format_position(pos),
+        "solved": int(result.solved),
+        "value": data["value"],
+        "value_float": data["value_float"],
+        "lower": data["lower"],
+        "upper": data["upper"],
+        "summary": json.dumps(summary, sort_keys=True),
+        "nodes": result.nodes,
+    }
+
+
+def _solve_draft(task: Task) -> Row:
+    assert task.first_picker is not None
+    result = solve_draft(
+        task.players, task.hand_size, task.first_picker, task.objective, task.player
+    )
+    data = result.to_json()
+    keys = ("picks", "best_picks", "line", "play", "leaves", "leaf_hits", "play_nodes")
+    summary = {k: data[k] for k in keys}
+    summary["draft_nodes"] = result.nodes
+    return {
+        "position": data["position"] or "",
+        "solved": int(result.solved),
+        "value": data["value"],
+        "value_float": data["value_float"],
+        "lower": data["lower"],
+        "upper": data["upper"],
+        "summary": json.dumps(summary, sort_keys=True),
+        "nodes": result.nodes + result.play_nodes,
+    }
+
+
+# -- running --------------------------------------------------------------------------------
+
+
+class InlineExecutor(cf.Executor):
+    """Runs each call at once in the calling process (``--workers 1``): no pickling, and the
+    store sees every result as soon as it is computed."""
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> cf.Future[T]:
+        future: cf.Future[T] = cf.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
+
+
+EXECUTORS = ("process", "dask")
+
+
+WORKERS_PER_CPU = 4
+"""``--workers`` may ask for at most this many processes per CPU this process may use: more
+only costs memory and start-up (the solver is CPU-bound)."""
+
+
+def max_workers() -> int:
+    """The most worker processes :func:`make_executor` starts on this machine."""
+    return WORKERS_PER_CPU * max(1, len(_cpus()))
+
+
+def check_executor(kind: str, workers: int | None = None, scheduler: str | None = None) -> None:
+    """Raise :class:`StudyError` for executor settings :func:`make_executor` cannot use."""
+    if kind not in EXECUTORS:
+        raise StudyError(f"unknown executor {excerpt(kind)} (known: {', '.join(EXECUTORS)})")
+    if workers is not None and workers < 1:
+        raise StudyError(f"workers must be at least 1, got {workers}")
+    if workers is not None and workers > max_workers():
+        raise StudyError(
+            f"workers must be at most {max_workers()} ({WORKERS_PER_CPU} per CPU, "
+            f"{len(_cpus())} CPUs here), got {excerpt(workers)}"
+        )
+    if kind == "process" and scheduler is not None:
+        raise StudyError("a scheduler address needs the dask executor (--executor dask)")
+    if kind == "dask" and scheduler is None:
+        raise StudyError("the dask executor needs a scheduler address (--scheduler ADDRESS)")
+    if kind == "dask" and workers is not None:
+        raise StudyError("--workers is for the process executor; a Dask cluster has its own")
+
+
+_PR_SET_PDEATHSIG = 1
+"""``prctl(2)`` option: the signal a process gets when its parent dies (Linux)."""
+
+WATCH_SECONDS = 0.5
+"""How often a pool worker checks that the process that started it is still alive."""
+
+
+def _worker_init(parent: int) -> None:
+    """Run first in every pool worker: Ctrl-C is the parent's to handle (it stops the pool, so
+    a worker ignores SIGINT), and the worker dies with the parent, even after ``kill -9``: by
+    the parent-death signal on Linux, and everywhere by a thread that polls the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the watchdog below still works
+            pass
+    ppid = os.getppid()
+    if not _alive(parent):  # died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent, ppid), daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else (a reused pid): treat as gone
+        return False
+    return True
+
+
+def _watch_parent(parent: int, ppid: int) -> None:
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != ppid or not _alive(parent):
+            os._exit(1)
+
+
+def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Stop a pool now (Ctrl-C, an error): cancel the queued work and end the workers instead
+    of waiting for the items they are solving."""
+    processes = list(pool._processes.values()) if pool._processes else []
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    deadline = time.monotonic() + 5
+    for proc in processes:
+        proc.join(max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1)
+
+
+@contextmanager
+def make_executor(
+    kind: str = "process",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    *,
+    items: int | None = None,
+) -> Iterator[tuple[cf.Executor, int]]:
+    """An executor and how many items to keep in flight.
+
+    ``process``: a local process pool of ``workers`` processes (default: the CPU count; at
+    most :func:`max_workers`, and no more than ``items`` when the number of items to solve is
+    given), or an :class:`InlineExecutor` for one. Its workers ignore Ctrl-C and die with this
+    process; an exception in the ``with`` block (``KeyboardInterrupt`` included) ends them at
+    once instead of waiting for their items. ``dask``: a ``dask.distributed`` client on the
+    scheduler at ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``), through its concurrent.futures
+    interface ``Client.get_executor()`` (extra ``dist``)."""
+    check_executor(kind, workers, scheduler)
+    if kind == "process":
+        n = workers if workers is not None else max(1, len(_cpus()))
+        if items is not None:
+            n = max(1, min(n, items))
+        if n == 1:
+            yield InlineExecutor(), 1
+            return
+        pool = cf.ProcessPoolExecutor(
+            max_workers=n, initializer=_worker_init, initargs=(os.getpid(),)
+        )
+        try:
+            yield pool, 4 * n
+        except BaseException:
+            _stop_pool(pool)
+            raise
+        pool.shutdown(wait=True)
+        return
+    distributed = optional_module("distributed", "the dask executor", "dist")
+    with distributed.Client(scheduler, timeout=30) as client:
+        threads = sum(client.nthreads().values()) or 1
+        executor: cf.Executor = client.get_executor()
+        yield executor, 4 * threads
+
+
+def _cpus() -> list[int]:
+    try:
+        return list(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return list(range(os.cpu_count() or 1))
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What a run did: items in the study, found done, solved now, and the time it took."""
+
+    study: str
+    items: int
+    skipped: int
+    solved: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Items solved per second in this run."""
+        return self.solved / self.seconds if self.seconds > 0 else 0.0
+
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each stored item (and once at the start)."""
+
+
+def prepare(store: str | Path, study: Study, name: str | None = None) -> str:
+    """Record ``study`` in ``store`` under ``name`` (default: its kind), or check that the
+    recorded study has the same parameters; returns the name. :func:`run_study` does this
+    too; call it first to fail before starting workers."""
+    label = name if name is not None else study.kind
+    if not label or not label.strip():
+        raise StudyError("a study name must not be empty")
+    with Store(store) as db:
+        db.register(label, study)
+    return label
+
+
+def run_tasks(tasks: Sequence[Task]) -> list[Row]:
+    """Solve a batch of items (one round trip to a worker for many small items)."""
+    return [run_task(t) for t in tasks]
+
+
+MAX_BATCH = 64
+
+
+def run_study(
+    store: str | Path,
+    study: Study,
+    *,
+    name: str | None = None,
+    executor: cf.Executor | None = None,
+    window: int = 8,
+    batch_seconds: float = 0.2,
+    progress: Progress | None = None,
+) -> RunReport:
+    """Solve every item of ``study`` not yet in ``store`` and write each result as it arrives.
+
+    ``name`` is the study's name in the store (default: its kind). ``executor`` runs the items
+    (default: in this process); ``window`` is how many batches are in flight at once. Items go
+    out one at a time until the first results show how long an item takes; then small items
+    go in batches of about ``batch_seconds`` of work (at most :data:`MAX_BATCH` items), so the
+    cost of a round trip to a worker does not dominate. Each row is still written in its own
+    transaction as soon as its batch returns. Raises :class:`StudyError` when the store holds
+    a study of that name with other parameters."""
+    label = prepare(store, study, name)
+    if window < 1:
+        raise StudyError(f"window must be at least 1, got {window}")
+    run = executor if executor is not None else InlineExecutor()
+    if isinstance(run, InlineExecutor):
+        batch_seconds = 0.0  # no round trip to save
+    started = time.perf_counter()
+    total = study.items()
+    with Store(store) as db:
+        done = db.done_items(label)
+        # Generated lazily: only the batches in flight exist at any time.
+        pending = (t for t in study.tasks() if t.item not in done)
+        skipped = len(done)
+        count = skipped
+        if progress is not None:
+            progress(count, total)
+        solved_seconds = 0.0
+        more = True
+        inflight: set[cf.Future[list[Row]]] = set()
+        try:
+            while True:
+                while len(inflight) < window and more:
+                    mean = solved_seconds / (count - skipped) if count > skipped else None
+                    size = 1
+                    if mean is not None and batch_seconds > 0:
+                        size = max(1, min(MAX_BATCH, int(batch_seconds / max(mean, 1e-6))))
+                    batch = list(islice(pending, size))
+                    if not batch:
+                        more = False
+                        break
+                    inflight.add(run.submit(run_tasks, batch))
+                if not inflight:
+                    break
+                finished, inflight = cf.wait(inflight, return_when=cf.FIRST_COMPLETED)
+                for future in finished:
+                    for row in future.result():
+                        db.insert(label, row)
+                        count += 1
+                        solved_seconds += row["seconds"]
+                        if progress is not None:
+                            progress(count, total)
+        finally:
+            for future in inflight:
+                future.cancel()
+    return RunReport(label, total, skipped, count - skipped, time.perf_counter() - started)

@@ -1,0 +1,211 @@
+"""What a study is: its settings (:class:`DealStudy`, :class:`DraftStudy`), checked, and the
+items (:class:`Task`) it consists of."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.errors import SolverError
+from solver.problem import Objective, default_objective
+from take6.cards import MAX_CARD
+from take6.text import excerpt
+
+ROWS = 4
+"""Rows on the table in every study (Logik)."""
+
+Row = dict[str, Any]
+
+
+class StudyError(SolverError):
+    """Bad study settings, or a store that does not fit the run; the message is one line."""
+
+
+# -- settings -------------------------------------------------------------------------------
+
+
+def _check_objective(objective: Objective | str | None, players: int, player: int) -> Objective:
+    if not isinstance(players, int) or not 2 <= players <= 10:
+        raise StudyError(f"players must be 2..10, got {players!r}")
+    if objective is None:
+        obj = default_objective(players)
+    elif isinstance(objective, Objective):
+        obj = objective
+    else:
+        try:
+            obj = Objective(objective)
+        except ValueError:
+            raise StudyError(f"unknown objective {excerpt(objective)} (diff or paranoid)") from None
+    if obj is Objective.DIFF and players != 2:
+        raise StudyError(f"objective diff needs exactly 2 players, got {players}")
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
+        raise StudyError(f"no seat {excerpt(player)} (seats are 0..{players - 1})")
+    return obj
+
+
+def _check_hand_sizes(hand_sizes: Sequence[int], players: int) -> tuple[int, ...]:
+    """The hand sizes, checked, without repeats and sorted (so the order given is no new
+    study)."""
+    if not hand_sizes:
+        raise StudyError("give at least one hand size")
+    out: list[int] = []
+    for k in hand_sizes:
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise StudyError(f"hand size must be at least 1, got {k!r}")
+        if players * k + ROWS > MAX_CARD:
+            raise StudyError(
+                f"{players} players with hands of {k} need {players * k + ROWS} cards, "
+                f"but the deck has only {MAX_CARD}"
+            )
+        out.append(k)
+    return tuple(sorted(set(out)))
+
+
+@dataclass(frozen=True)
+class DealStudy:
+    """Random Logik deals, play phase: ``deals`` deals for each hand size in ``hand_sizes``.
+
+    ``player`` is a seat (from 0); ``objective`` defaults to ``diff`` for 2 players, ``paranoid``
+    otherwise. ``node_limit`` (optional) stops a search; its item is then stored unsolved with
+    bounds (node counts, unlike time, keep the results reproducible)."""
+
+    hand_sizes: tuple[int, ...]
+    deals: int
+    seed: int = 0
+    players: int = 2
+    objective: Objective | str | None = None
+    player: int = 0
+    node_limit: int | None = None
+    kind: str = field(default="deals", init=False)
+
+    def __post_init__(self) -> None:
+        obj = _check_objective(self.objective, self.players, self.player)
+        object.__setattr__(self, "objective", obj)
+        object.__setattr__(
+            self, "hand_sizes", _check_hand_sizes(tuple(self.hand_sizes), self.players)
+        )
+        if not isinstance(self.deals, int) or self.deals < 1:
+            raise StudyError(f"deals must be at least 1, got {self.deals!r}")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise StudyError(f"seed must be an integer, got {self.seed!r}")
+        if self.node_limit is not None and self.node_limit < 1:
+            raise StudyError(f"node limit must be at least 1, got {self.node_limit}")
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "hand_sizes": list(self.hand_sizes),
+            "deals": self.deals,
+            "seed": self.seed,
+            "players": self.players,
+            "objective": _objective(self.objective).value,
+            "player": self.player,
+            "node_limit": self.node_limit,
+        }
+
+    def items(self) -> int:
+        """How many items the study has (without building them)."""
+        return len(self.hand_sizes) * self.deals
+
+    def tasks(self) -> Iterator[Task]:
+        """The items, generated one at a time (a study of 10^9 deals holds no list of them)."""
+        for k in self.hand_sizes:
+            for i in range(self.deals):
+                yield Task(
+                    kind="deals",
+                    item=f"k={k} deal={i}",
+                    hand_size=k,
+                    players=self.players,
+                    objective=_objective(self.objective),
+                    player=self.player,
+                    deal=i,
+                    seed=self.seed,
+                    node_limit=self.node_limit,
+                )
+
+
+@dataclass(frozen=True)
+class DraftStudy:
+    """Logik drafts (draft and play solved together) for each hand size and first picker
+    (seats from 0; all seats when ``first_pickers`` is empty)."""
+
+    hand_sizes: tuple[int, ...]
+    first_pickers: tuple[int, ...] = ()
+    players: int = 2
+    objective: Objective | str | None = None
+    player: int = 0
+    kind: str = field(default="drafts", init=False)
+
+    def __post_init__(self) -> None:
+        obj = _check_objective(self.objective, self.players, self.player)
+        object.__setattr__(self, "objective", obj)
+        object.__setattr__(
+            self, "hand_sizes", _check_hand_sizes(tuple(self.hand_sizes), self.players)
+        )
+        firsts = tuple(self.first_pickers) or tuple(range(self.players))
+        for f in firsts:
+            if not isinstance(f, int) or isinstance(f, bool) or not 0 <= f < self.players:
+                raise StudyError(
+                    f"first picker must be a seat 0..{self.players - 1}, got {excerpt(f)}"
+                )
+        object.__setattr__(self, "first_pickers", tuple(sorted(set(firsts))))
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "hand_sizes": list(self.hand_sizes),
+            "first_pickers": list(self.first_pickers),
+            "players": self.players,
+            "objective": _objective(self.objective).value,
+            "player": self.player,
+        }
+
+    def items(self) -> int:
+        """How many items the study has."""
+        return len(self.hand_sizes) * len(self.first_pickers)
+
+    def tasks(self) -> Iterator[Task]:
+        """The items, one at a time."""
+        for k in self.hand_sizes:
+            for f in self.first_pickers:
+                yield Task(
+                    kind="drafts",
+                    item=f"k={k} first={f}",
+                    hand_size=k,
+                    players=self.players,
+                    objective=_objective(self.objective),
+                    player=self.player,
+                    first_picker=f,
+                )
+
+
+Study = DealStudy | DraftStudy
+
+
+def _objective(objective: Objective | str | None) -> Objective:
+    """A study's objective, which ``__post_init__`` has made an :class:`Objective`."""
+    assert isinstance(objective, Objective)
+    return objective
+
+
+@dataclass(frozen=True)
+class Task:
+    """One item of a study, everything a worker needs to solve it (picklable)."""
+
+    kind: str
+    item: str
+    hand_size: int
+    players: int
+    objective: Objective
+    player: int
+    deal: int | None = None
+    seed: int | None = None
+    first_picker: int | None = None
+    node_limit: int | None = None
+
+
+def optional_module(module: str, what: str, extra: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise StudyError(f"{what} needs {module} (pip install 'take6[{extra}]')") from None

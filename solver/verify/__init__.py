@@ -1,0 +1,1 @@
+"""Writing certificates of solved positions and checking them with independent code."""

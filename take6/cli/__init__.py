@@ -1,0 +1,1 @@
+"""The ``take6`` command (:mod:`take6.cli.main`)."""

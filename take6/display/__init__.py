@@ -1,0 +1,1 @@
+"""Showing positions and games: the terminal (rich), SVG pictures, the record viewer."""

@@ -1,0 +1,1 @@
+"""Files of games and positions: game records (write, load, validate) and their replay."""

@@ -1,0 +1,1 @@
+"""Playing games: bot policies, whole games between bots, and the fast simulation path."""
