@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from solver.errors import SolverError
 from solver.kernel import to_table
 from solver.matrix import Num
-from solver.problem import Objective, Problem, make_problem
+from solver.problem import CORES, Objective, Problem, make_problem
 from solver.search import (
     JointAction,
     Search,
@@ -130,10 +130,6 @@ def int_text(n: int) -> str:
     half = n.bit_length() * 30103 // 200000
     hi, lo = divmod(n, 10**half)
     return int_text(hi) + int_text(lo).zfill(half)
-
-
-CORES = ("auto", "native", "python")
-"""``core=`` of :func:`solve`: the compiled core when built (``auto``), or one of them."""
 
 
 def make_search(

@@ -50,6 +50,11 @@ class Problem:
         return f"{self.objective.value} for player {self.player + 1}"
 
 
+CORES = ("auto", "native", "python")
+"""``core=`` of :func:`solver.api.solve`: the compiled core when built (``auto``), or one of
+them."""
+
+
 def default_objective(players: int) -> Objective:
     """The objective when none is given, the one rule of ``solve``, ``draft`` and ``study``:
     ``diff`` for 2 players, ``paranoid`` for more (``diff`` needs exactly 2)."""

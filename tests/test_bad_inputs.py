@@ -27,7 +27,7 @@ JSON_POSITION = {"variant": "standard", "rows": [[1], [2], [3], [4]], "hands": [
 
 @pytest.fixture(autouse=True)
 def _plain_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_plugins", lambda: [])
+    monkeypatch.setattr(cli, "_plugins", lambda only=None: [])
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.delenv("COLUMNS", raising=False)
 

@@ -37,7 +37,7 @@ def check_golden(name: str, text: str) -> None:
 @pytest.fixture(autouse=True)
 def _fixed_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     # The core commands' output must not depend on which plugin packages are installed.
-    monkeypatch.setattr(cli, "_plugins", lambda: [])
+    monkeypatch.setattr(cli, "_plugins", lambda only=None: [])
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
@@ -228,3 +228,29 @@ def test_console_script_runs() -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].startswith("take6: error: card 5 (player 1)")
+
+
+def test_builtin_commands_load_no_plugin() -> None:
+    """``take6 turn``/``play``/``replay`` start without z3, the proofs or the solver."""
+    code = (
+        "import sys; from take6.cli.main import main; "
+        "main(['turn', '--rows', '12/37/43/58', '--plays', '14,15,44,61']); "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('solver', 'proofs', 'z3')); "
+        "assert not bad, bad"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_plugins_register_without_their_implementation() -> None:
+    """``take6 --help`` lists every command but loads neither z3 nor a search."""
+    code = (
+        "import sys; from take6.cli.main import build_parser; p = build_parser(['--help']); "
+        "names = set(p._subparsers._group_actions[0].choices); "
+        "assert {'verify', 'solve', 'check-certificate', 'draft', 'study'} <= names, names; "
+        "heavy = ('z3', 'proofs.registry', 'solver.api', 'solver.search', 'solver.native', "
+        "'solver.study.run', 'solver.draft.solve', 'solver.verify.check'); "
+        "bad = sorted(m for m in sys.modules if m.startswith(heavy)); assert not bad, bad"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -36,7 +36,7 @@ def _console_session(title: str) -> list[tuple[str, str]]:
 def test_turn_session_matches(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "_plugins", lambda: [])
+    monkeypatch.setattr(cli, "_plugins", lambda only=None: [])
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setenv("NO_COLOR", "1")
     pairs = _console_session("### `take6 turn`")

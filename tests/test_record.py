@@ -270,7 +270,7 @@ def test_action_from_json_checks_only_the_shape() -> None:
 @pytest.fixture(autouse=True)
 def _no_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     # As in test_cli.py: the core commands must not depend on which plugins are installed.
-    monkeypatch.setattr(cli, "_plugins", lambda: [])
+    monkeypatch.setattr(cli, "_plugins", lambda only=None: [])
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

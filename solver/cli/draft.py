@@ -8,13 +8,11 @@ from __future__ import annotations
 import argparse
 import json
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
-from solver.api import fraction_text
 from solver.cli.solve import line_table
-from solver.draft.solve import DraftError, DraftResult, solve_draft
 from solver.problem import Objective, default_objective
 from take6.cards import HEADS
 from take6.display.terminal import console as make_console
@@ -26,6 +24,9 @@ examples:
   take6 draft --players 3 --hand-size 2 --objective paranoid --player 3
   take6 draft --players 2 --hand-size 5 --time-limit 60
 """
+
+if TYPE_CHECKING:
+    from solver.draft.solve import DraftResult
 
 
 def register(subparsers: Any) -> None:
@@ -71,6 +72,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve the draft the arguments describe and print it; the exit status (0)."""
+    from solver.draft.solve import DraftError, solve_draft
+
     if args.time_limit is not None and not args.time_limit > 0:
         raise DraftError(f"--time-limit must be positive, got {args.time_limit}")
     objective = args.objective
@@ -108,6 +111,8 @@ def meaning(r: DraftResult) -> str:
 
 def print_result(r: DraftResult) -> None:
     """The text report: value, first picks, principal draft line, the play that follows."""
+    from solver.api import fraction_text
+
     console = make_console()
     deck = r.hand_size * r.players + 4
     console.print(

@@ -13,21 +13,20 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
-from solver.api import CORES, Result, Turn, fraction_text, int_text, solve
 from solver.errors import SolverError
-from solver.native import check_memory, parse_memory
-from solver.problem import default_objective
-from solver.verify.certificate import write_certificate
-from solver.verify.check import CertificateError, check_certificate
+from solver.problem import CORES, default_objective
 from take6.cli.main import file_errors, read_file
 from take6.display.terminal import console as make_console
 from take6.notation import load_position
 from take6.position import Position
 from take6.text import plural
+
+if TYPE_CHECKING:
+    from solver.api import Result, Turn
 
 
 def register(subparsers: Any) -> None:
@@ -130,6 +129,8 @@ def auto_threads(position: Position) -> int:
 
 def core_settings(args: argparse.Namespace, position: Position) -> dict[str, Any]:
     """The keyword arguments of :func:`solver.api.solve` from the core options, checked."""
+    from solver.native import check_memory, parse_memory
+
     memory = None
     if args.memory is not None:
         memory = parse_memory(args.memory)
@@ -223,6 +224,9 @@ def read_position(words: list[str]) -> Position:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from solver.api import solve
+    from solver.verify.certificate import write_certificate
+
     position = read_position(args.position)
     check_limits(args)
     for flag, name in (("--certificate", args.certificate), ("--graphml", args.graphml)):
@@ -350,6 +354,8 @@ digits."""
 
 def value_text(v: Fraction) -> str:
     """The exact fraction, or for a very long one its leading digits and its size."""
+    from solver.api import fraction_text, int_text
+
     text = fraction_text(v)
     if len(text) <= MAX_VALUE_TEXT:
         return text
@@ -363,11 +369,16 @@ def value_text(v: Fraction) -> str:
 
 def cell_text(v: Fraction) -> str:
     """A probability in a table cell: exact when short, else its decimal value."""
+    from solver.api import fraction_text
+
     text = fraction_text(v)
     return text if len(text) <= 24 else f"≈{float(v):.6f}"
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from solver.api import fraction_text
+    from solver.verify.check import CertificateError, check_certificate
+
     path = Path(args.file)
     if not path.is_file():
         raise SolverError(f"no certificate file {args.file!r}")

@@ -8,7 +8,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import (
@@ -23,10 +23,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from solver.study.export import check_export_target, export_csv, export_parquet
-from solver.study.run import EXECUTORS, RunReport, check_executor, make_executor, prepare, run_study
-from solver.study.spec import DealStudy, DraftStudy, Study, StudyError
-from solver.study.store import Store
+from solver.study.spec import EXECUTORS
 from take6.cli.main import file_errors
 from take6.text import excerpt, plural
 
@@ -46,6 +43,10 @@ _DRAFTS_EXAMPLES = """examples:
 _EXPORT_EXAMPLES = """examples:
   take6 study export --store study.sqlite --csv results.csv
   take6 study export --store study.sqlite --study deals --parquet deals.parquet"""
+
+if TYPE_CHECKING:
+    from solver.study.run import RunReport
+    from solver.study.spec import Study
 
 
 def register(subparsers: Any) -> None:
@@ -157,6 +158,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def run_deals(args: argparse.Namespace) -> int:
+    from solver.study.spec import DealStudy
+
     study = DealStudy(
         hand_sizes=tuple(args.hand_size),
         deals=args.deals,
@@ -170,6 +173,8 @@ def run_deals(args: argparse.Namespace) -> int:
 
 
 def run_drafts(args: argparse.Namespace) -> int:
+    from solver.study.spec import DraftStudy
+
     study = DraftStudy(
         hand_sizes=tuple(args.hand_size),
         first_pickers=tuple(f - 1 for f in args.first_picker),
@@ -189,6 +194,9 @@ class _RateColumn(ProgressColumn):
 
 
 def _run(args: argparse.Namespace, study: Study) -> int:
+    from solver.study.run import check_executor, make_executor, prepare, run_study
+    from solver.study.store import Store
+
     check_executor(args.executor, args.workers, args.scheduler)
     name = prepare(args.store, study, args.study)
     with Store(args.store, create=False) as db:
@@ -251,6 +259,8 @@ def _print_report(args: argparse.Namespace, r: RunReport) -> None:
 
 
 def run_status(args: argparse.Namespace) -> int:
+    from solver.study.store import Store
+
     with Store(args.store, create=False) as db:
         infos = db.studies()
     if args.json:
@@ -279,6 +289,9 @@ def run_status(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from solver.study.export import check_export_target, export_csv, export_parquet
+    from solver.study.spec import StudyError
+
     if not args.csv and not args.parquet:
         raise StudyError("give --csv OUT and/or --parquet OUT")
     outs = [out for out in (args.parquet, args.csv) if out]

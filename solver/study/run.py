@@ -23,7 +23,7 @@ from typing import ParamSpec, TypeVar
 
 from solver.api import solve
 from solver.draft.solve import solve_draft
-from solver.study.spec import ROWS, Row, Study, StudyError, Task, optional_module
+from solver.study.spec import EXECUTORS, ROWS, Row, Study, StudyError, Task, optional_module
 from solver.study.store import Store
 from take6.notation import format_position
 from take6.position import Position
@@ -145,9 +145,6 @@ class InlineExecutor(cf.Executor):
         except Exception as exc:
             future.set_exception(exc)
         return future
-
-
-EXECUTORS = ("process", "dask")
 
 
 WORKERS_PER_CPU = 4

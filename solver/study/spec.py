@@ -18,6 +18,9 @@ ROWS = 4
 
 Row = dict[str, Any]
 
+EXECUTORS = ("process", "dask")
+"""Where a study can run: a local process pool, or a Dask cluster (extra ``dist``)."""
+
 
 class StudyError(SolverError):
     """Bad study settings, or a store that does not fit the run; the message is one line."""

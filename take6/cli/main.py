@@ -16,7 +16,6 @@ import json
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from importlib import metadata
 from typing import Any, NoReturn
 
 from rich.console import Console
@@ -473,9 +472,20 @@ def _run_replay(args: argparse.Namespace) -> int:
 # -- dispatcher -----------------------------------------------------------------------------
 
 
-def _plugins() -> list[Callable[[Any], None]]:
+BUILTIN_COMMANDS = ("turn", "play", "replay")
+"""The commands of the engine itself: running one loads no plugin (no z3, no solver)."""
+
+
+def _plugins(only: str | None = None) -> list[Callable[[Any], None]]:
+    """The ``register`` functions of the ``take6.commands`` plugins (only the one named
+    ``only`` when given). Loading a plugin imports its command module, so this runs only when
+    a plugin's command (or the full command list) is asked for."""
+    from importlib import metadata  # not needed (and not imported) by the built-in commands
+
     out = []
     for ep in sorted(metadata.entry_points(group="take6.commands"), key=lambda e: e.name):
+        if only is not None and ep.name != only:
+            continue
         try:
             out.append(ep.load())
         except ModuleNotFoundError as exc:  # an optional package not installed
@@ -483,7 +493,15 @@ def _plugins() -> list[Callable[[Any], None]]:
     return out
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (the first word not an option), if any."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``take6`` parser. With ``argv``, only what that command needs is registered: a
+    built-in command loads no plugin, a plugin's command (named as its entry point) loads only
+    that plugin; anything else (``--help``, ``check-certificate``, a typo) loads them all."""
     parser = _Parser(
         prog="take6",
         description="6 nimmt! rules engine, rules verifier and exact solver.",
@@ -493,14 +511,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_turn(sub)
     _add_play(sub)
     _add_replay(sub)
-    for register in _plugins():
+    command = None if argv is None else _command_of(argv)
+    if command in BUILTIN_COMMANDS:
+        return parser
+    registers = _plugins(command) if command is not None else []
+    if not registers:
+        registers = _plugins()
+    for register in registers:
         register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit status (0 ok, 1 a check failed, 2 bad input)."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
         code = args.func(args)
