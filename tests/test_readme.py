@@ -3,6 +3,7 @@ it shows is what the command prints."""
 
 from __future__ import annotations
 
+import doctest
 import re
 import shlex
 from pathlib import Path
@@ -15,10 +16,16 @@ README = (Path(__file__).parent.parent / "README.md").read_text()
 
 
 def test_python_example_runs() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    """The README's Python session is a doctest: every printed result must be what it shows."""
+    blocks = re.findall(r"```pycon\n(.*?)```", README, flags=re.S)
     assert blocks, "README has no Python example"
-    for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for i, block in enumerate(blocks):
+        test = parser.get_doctest(block, {}, f"README.md block {i + 1}", "README.md", 0)
+        assert test.examples, f"README block {i + 1} has no examples"
+        result = runner.run(test, out=lambda text: None)
+        assert result.failed == 0, f"README block {i + 1}: {result.failed} example(s) differ"
 
 
 def _console_session(title: str) -> list[tuple[str, str]]:

@@ -50,7 +50,10 @@ def test_kids_preset() -> None:
     assert (r.hand_size, r.rows, r.row_capacity, r.deck_size) == (15, 5, 5, 104)
     assert not r.simultaneous and r.pile_play and not r.lowest_wins
     assert r.end == EndCondition(target=None, rounds=1)
-    assert 15 * 6 + 5 <= 104
+    # 6 players is the most the deck serves (15 * 6 + 5 = 95 cards; 7 would need 110).
+    assert r.hand_size * r.players + r.rows <= r.deck_size
+    with pytest.raises(RulesError, match="7"):
+        Rules.for_variant("kids", players=7)
 
 
 def test_overrides_replace_fields() -> None:

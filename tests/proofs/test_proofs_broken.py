@@ -10,7 +10,9 @@ import z3
 from proofs import deck, game, placement, sources
 from proofs.core import Status
 from proofs.model import (
+    LEFT,
     RIGHT,
+    TAKE,
     SymPlacement,
     Table,
     Term,
@@ -148,8 +150,11 @@ def test_wrong_kids_deal_changes_the_limit() -> None:
 
 
 def test_side_codes_match_engine() -> None:
-    assert RIGHT == 0
-    assert {Side.RIGHT, Side.LEFT, Side.TAKE} == set(Side)
+    # The model's side codes, as the witnesses name them, are the engine's sides: one code per
+    # side, each named by the engine's own value.
+    decoded = {code: Side(name) for code, name in placement.SIDE_NAMES.items()}
+    assert decoded == {RIGHT: Side.RIGHT, LEFT: Side.LEFT, TAKE: Side.TAKE}
+    assert set(decoded.values()) == set(Side)
 
 
 def test_a_card_without_heads_breaks_termination() -> None:
