@@ -219,8 +219,9 @@ def file_content(draw: Any, samples: dict[str, Any]) -> bytes:
         data: bytes = draw(st.binary(max_size=64))
         return data
     if kind == "deep":
-        depth = draw(st.sampled_from([10, 1000, 100_000]))
-        return (draw(st.sampled_from(["[", '{"a":'])) * depth).encode()
+        depth: int = draw(st.sampled_from([10, 1000, 100_000]))
+        opener: str = draw(st.sampled_from(["[", '{"a":']))
+        return (opener * depth).encode()
     if kind == "empty":
         return b""
     if kind == "bom":
@@ -228,7 +229,8 @@ def file_content(draw: Any, samples: dict[str, Any]) -> bytes:
             b"\xef\xbb\xbf"
             + json.dumps(samples[draw(st.sampled_from(["record", "certificate"]))]).encode()
         )
-    return draw(st.sampled_from(VALUES)).encode("utf-8", "surrogatepass")
+    value: str = draw(st.sampled_from(VALUES))
+    return value.encode("utf-8", "surrogatepass")
 
 
 def arguments(draw: Any, command: str, path: Path, samples: dict[str, Any]) -> list[str]:
