@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import strategies as st
+
 from take6.cards import HEADS
 from take6.position import Position
 
@@ -24,6 +26,30 @@ def random_position(
     for n in lens:
         rows.append(sorted(cards[i : i + n]))
         i += n
+    hands = [cards[i + p * k : i + (p + 1) * k] for p in range(players)]
+    return Position.create(variant, rows, hands)
+
+
+@st.composite
+def position_strategy(
+    draw: st.DrawFn,
+    variant: str = "logik",
+    players: int = 2,
+    k: int = 3,
+    top: int = 60,
+    long_rows: bool | None = None,
+) -> Position:
+    """Like :func:`random_position`, drawn by hypothesis (so a failing position shrinks to a
+    small one): 4 ascending rows of 1..5 cards (``long_rows`` None: drawn too) and ``players``
+    hands of ``k`` cards, all distinct cards from 1..top."""
+    long = draw(st.booleans()) if long_rows is None else long_rows
+    lens = draw(st.lists(st.sampled_from([1, 2, 4, 5] if long else [1]), min_size=4, max_size=4))
+    n = sum(lens) + players * k
+    cards = draw(st.lists(st.integers(1, top), min_size=n, max_size=n, unique=True))
+    rows, i = [], 0
+    for m in lens:
+        rows.append(sorted(cards[i : i + m]))
+        i += m
     hands = [cards[i + p * k : i + (p + 1) * k] for p in range(players)]
     return Position.create(variant, rows, hands)
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from solver_helpers import random_position, relabel
+from solver_helpers import position_strategy, random_position, relabel
 
 from solver import native
 from solver.api import solve
@@ -45,13 +45,10 @@ def positions(draw: st.DrawFn) -> tuple[Position, str, int]:
     players = draw(st.sampled_from([2, 2, 3, 4]))
     k = draw(st.integers(1, {2: 4, 3: 3, 4: 2}[players]))
     variant = draw(st.sampled_from(["logik", "standard", "taktik", "profi"]))
-    seed = draw(st.integers(0, 2**32))
-    long_rows = draw(st.booleans())
-    pos = random_position(random.Random(seed), variant, players, k, 12 * k + 20, long_rows)
+    pos = draw(position_strategy(variant, players, k, 12 * k + 20))
     if variant == "profi":
         tie = draw(st.sampled_from(list(ProfiTie)))
-        rules = Rules.for_variant("profi", players, profi_tie=tie, hand_size=k)
-        pos = dataclasses.replace(pos, rules=rules)
+        pos = pos.with_rules(pos.rules.with_(profi_tie=tie))
     objective = "diff" if players == 2 and draw(st.booleans()) else "paranoid"
     return pos, objective, draw(st.integers(0, players - 1))
 
@@ -90,9 +87,8 @@ def test_native_strategies_pass_the_independent_checker(case: tuple[Position, st
 
 
 @settings(max_examples=30)
-@given(st.integers(0, 10**9), st.sampled_from(["logik", "profi"]))
-def test_native_equals_baseline(seed: int, variant: str) -> None:
-    pos = random_position(random.Random(seed), variant, 2, 3, top=50)
+@given(st.sampled_from(["logik", "profi"]).flatmap(lambda v: position_strategy(v, 2, 3, top=50)))
+def test_native_equals_baseline(pos: Position) -> None:
     fast, _ = solve(pos, line=False, core="native", memory=MEMORY)
     assert fast.value == baseline_value(make_problem(pos)), str(pos)
 

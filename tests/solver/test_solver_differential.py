@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_helpers import random_position, relabel
+from solver_helpers import position_strategy, random_position, relabel
 
 from solver.api import solve
 from solver.baseline import baseline_value
@@ -45,10 +45,8 @@ def test_fast_matches_baseline(
     variant: str, players: int, k: int, objective: str, examples: int
 ) -> None:
     @settings(max_examples=examples)
-    @given(st.integers(0, 10**9), st.integers(0, players - 1), st.booleans())
-    def check(seed: int, player: int, long_rows: bool) -> None:
-        rng = random.Random(seed)
-        pos = random_position(rng, variant, players, k, top=12 * k + 20, long_rows=long_rows)
+    @given(position_strategy(variant, players, k, top=12 * k + 20), st.integers(0, players - 1))
+    def check(pos: Position, player: int) -> None:
         fast = _fast(pos, objective, player)
         assert fast == baseline_value(make_problem(pos, objective, player)), str(pos)
 
@@ -56,16 +54,19 @@ def test_fast_matches_baseline(
 
 
 @pytest.mark.parametrize("variant", ["logik", "profi"])
-@pytest.mark.parametrize("seed", range(3))
-def test_fast_matches_baseline_four_cards(variant: str, seed: int) -> None:
-    pos = random_position(random.Random(seed), variant, 2, 4, top=60)
-    assert _fast(pos) == baseline_value(make_problem(pos, "diff", 0)), str(pos)
+def test_fast_matches_baseline_four_cards(variant: str) -> None:
+    @settings(max_examples=3)
+    @given(position_strategy(variant, 2, 4, top=60, long_rows=True))
+    def check(pos: Position) -> None:
+        assert _fast(pos) == baseline_value(make_problem(pos, "diff", 0)), str(pos)
+
+    check()
 
 
 @settings(max_examples=40)
-@given(st.integers(0, 10**9), st.sampled_from(["logik", "profi"]))
-def test_swapping_players_negates_diff(seed: int, variant: str) -> None:
-    pos = random_position(random.Random(seed), variant, 2, 3, top=50)
+@given(st.sampled_from(["logik", "profi"]).flatmap(lambda v: position_strategy(v, 2, 3, top=50)))
+def test_swapping_players_negates_diff(pos: Position) -> None:
+    variant = pos.variant.value
     swapped = Position.create(variant, pos.rows, pos.hands[::-1])
     assert _fast(swapped) == -_fast(pos)
     assert _fast(pos, "diff", 1) == -_fast(pos)
@@ -84,11 +85,13 @@ def test_relabelling_keeps_the_value(seed: int) -> None:
 
 
 @settings(max_examples=25)
-@given(st.integers(0, 10**9), st.sampled_from(["logik", "profi"]), st.sampled_from([2, 3]))
-def test_certificates_check(seed: int, variant: str, players: int) -> None:
-    k = 3 if players == 2 else 2
-    pos = random_position(random.Random(seed), variant, players, k, top=45)
-    objective = "diff" if players == 2 else "paranoid"
+@given(
+    st.tuples(st.sampled_from(["logik", "profi"]), st.sampled_from([2, 3])).flatmap(
+        lambda vp: position_strategy(vp[0], vp[1], 3 if vp[1] == 2 else 2, top=45)
+    )
+)
+def test_certificates_check(pos: Position) -> None:
+    objective = "diff" if pos.players == 2 else "paranoid"
     result, search = solve(pos, objective, 0, line=False)
     cert = build_certificate(search)
     assert check_certificate(cert).value == result.value
