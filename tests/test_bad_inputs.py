@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from rich.table import Table
 
+from take6.cli import common as cli_common
 from take6.cli import main as cli
 from take6.cli.main import main
 from take6.display.terminal import PlainConsole
@@ -216,7 +217,7 @@ def test_integer_options_reject_unicode_digits_and_underscores(
 
 
 def test_plugin_integer_options_share_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = cli._Parser(prog="x")
+    parser = cli_common._Parser(prog="x")
     parser.add_argument("--n", type=int)
     assert parser.parse_args(["--n", "12"]).n == 12
     with pytest.raises(SystemExit):
@@ -336,7 +337,7 @@ def test_every_error_type_derives_from_take6_error() -> None:
         StudyError,
         RecordError,
         VerifyUsageError,
-        cli.CliError,
+        cli_common.CliError,
     ):
         assert issubclass(error, Take6Error), error
 

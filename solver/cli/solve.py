@@ -19,7 +19,7 @@ from rich.table import Table
 
 from solver.errors import SolverError
 from solver.problem import CORES, default_objective
-from take6.cli.main import file_errors, read_file
+from take6.cli.common import file_errors, read_file
 from take6.display.terminal import console as make_console
 from take6.notation import load_position
 from take6.position import Position

@@ -24,7 +24,7 @@ from rich.progress import (
 from rich.text import Text
 
 from solver.study.spec import EXECUTORS
-from take6.cli.main import file_errors
+from take6.cli.common import file_errors
 from take6.text import excerpt, plural
 
 _DEALS_EXAMPLES = """examples:

@@ -1,0 +1,196 @@
+"""``take6 play``: a whole game between bots, its log or its JSON record."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+
+from take6.cards import HEADS
+from take6.cli.common import CliError, _variant_names
+from take6.display.terminal import cards_text, console, rows_table, scores_table
+from take6.play.bots import BOTS, make_bot
+from take6.play.game import play_game, record_to_json
+from take6.rules import Comparison, EndCondition, ProfiTie, Rules
+from take6.state import Action, ChooseRow
+from take6.text import excerpt, parse_int
+from take6.turn import (
+    Event,
+    Placed,
+    Revealed,
+    RoundScored,
+    RoundStarted,
+    TurnEnded,
+)
+
+MAX_PLAY_ROUNDS = 1000
+"""The longest game ``take6 play`` plays (in rounds, about 20 s with 10 players): a target or a
+number of rounds that allows a longer game is refused up front."""
+
+
+# -- take6 play -----------------------------------------------------------------------------
+
+
+def _add_play(sub: Any) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a whole game between bots",
+        description="Play a game between bots and print its log, or its JSON game record.",
+        epilog="example: take6 play --variant standard --players 4 --seed 1 --bots safe,random",
+    )
+    p.add_argument("--variant", default="standard", choices=_variant_names())
+    p.add_argument("--players", type=int, default=4, help="number of players (2..10)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the bots")
+    p.add_argument(
+        "--bots",
+        default="safe",
+        help=f"one bot for everyone or one per player, by ',' (known: {', '.join(BOTS)})",
+    )
+    p.add_argument("--target", type=int, default=None, help="end target total (default 66)")
+    p.add_argument(
+        "--above",
+        action="store_true",
+        help="end only when a total is strictly above the target (Category 5 style)",
+    )
+    p.add_argument("--rounds", type=int, default=None, help="end after this many rounds")
+    p.add_argument("--hand-size", type=int, default=None, help="cards per hand (studies)")
+    p.add_argument(
+        "--first-picker",
+        default=None,
+        help="Logik: seat (1-based) that picks first (default 1), or 'random' (drawn from the "
+        "seed)",
+    )
+    p.add_argument(
+        "--profi-tie",
+        default=ProfiTie.OWNER_CHOOSES.value,
+        choices=[t.value for t in ProfiTie],
+    )
+    p.add_argument("--json", action="store_true", help="print the JSON game record")
+    p.add_argument("--summary", action="store_true", help="print only the scores")
+    p.set_defaults(func=_run_play)
+
+
+def _build_rules(args: argparse.Namespace) -> Rules:
+    base = Rules.for_variant(args.variant, players=args.players)  # checks the players first
+    overrides: dict[str, Any] = {"profi_tie": ProfiTie(args.profi_tie)}
+    if args.hand_size is not None:
+        overrides["hand_size"] = args.hand_size
+    if args.target is not None or args.rounds is not None or args.above:
+        # --rounds N alone is a game of exactly N rounds: no target ends it earlier.
+        target = args.target
+        if target is None and args.rounds is None:
+            target = base.end.target
+        overrides["end"] = EndCondition(
+            target=target,
+            comparison=Comparison.ABOVE if args.above else Comparison.AT_LEAST,
+            rounds=args.rounds if args.rounds is not None else base.end.rounds,
+        )
+    if args.first_picker is not None:
+        if not base.draft:
+            raise CliError(
+                f"--first-picker is for Logik's draft; {args.variant} has no draft (no picks)"
+            )
+        if args.first_picker == "random":
+            seat = random.Random(f"first-picker:{args.seed}").randrange(args.players)
+        else:
+            try:
+                seat = parse_int(args.first_picker, "--first-picker") - 1
+            except ValueError as exc:
+                raise CliError(f"{exc}; give a seat 1..{args.players} or 'random'") from None
+            if not 0 <= seat < args.players:
+                raise CliError(
+                    f"--first-picker must be a seat 1..{args.players} or 'random', got "
+                    f"{excerpt(args.first_picker)}"
+                )
+        overrides["first_picker"] = seat
+    rules = Rules.for_variant(args.variant, players=args.players, **overrides)
+    rules.check_always_ends()
+    longest = rules.max_rounds
+    assert longest is not None  # check_always_ends
+    if longest > MAX_PLAY_ROUNDS:
+        if rules.end.rounds is not None and rules.end.rounds > MAX_PLAY_ROUNDS:
+            why = f"--rounds {rules.end.rounds}:"
+        else:
+            why = (
+                f"a game to {rules.end.target} with {rules.players} players can last "
+                f"{longest} rounds:"
+            )
+        raise CliError(
+            f"{why} take6 play plays at most {MAX_PLAY_ROUNDS} rounds (lower the target or "
+            "give --rounds)"
+        )
+    return rules
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    rules = _build_rules(args)
+    names = [b.strip() for b in args.bots.split(",")]
+    if len(names) == 1:
+        names *= rules.players
+    if len(names) != rules.players:
+        raise CliError(f"--bots names {len(names)} bots for {rules.players} players")
+    bots = [make_bot(name) for name in names]
+    record = play_game(rules, bots, args.seed, keep_states=False)
+    final = record.final
+    if args.json:
+        print(json.dumps(record_to_json(record)))
+        return 0
+    out = console()
+    players = [f"P{p + 1} ({names[p]})" for p in range(rules.players)]
+    if not args.summary:
+        _print_log(out, rules, record.actions, record.events, players)
+    out.rule(f"Final scores ({rules.variant.value}, {rules.players} players, seed {args.seed})")
+    out.print(scores_table(players, final.round_scores, final.totals, final.winners()))
+    won = ", ".join(f"P{p + 1}" for p in final.winners())
+    best = "most" if not rules.lowest_wins else "fewest"
+    out.print(f"Winner{'s' if len(final.winners()) > 1 else ''}: {won} ({best} heads)")
+    return 0
+
+
+def _print_log(
+    out: Console,
+    rules: Rules,
+    actions: Sequence[Action],
+    events: Sequence[Sequence[Event]],
+    players: Sequence[str],
+) -> None:
+    """The game log, read from the events of each action (:mod:`take6.turn`)."""
+    plays: list[str] = []
+    for action, evs in zip(actions, events, strict=True):
+        if isinstance(action, ChooseRow):
+            plays.append(f"(P{action.player + 1} chooses row {action.row + 1})")
+        takes: list[str] = []
+        for e in evs:
+            if isinstance(e, RoundStarted):
+                out.rule(f"Round {e.round}")
+                if rules.draft:
+                    for p, hand in enumerate(e.hands):
+                        out.print(f"{players[p]} drafted ", cards_text(hand), sep="")
+                out.print(rows_table(e.rows))
+            elif isinstance(e, Revealed):
+                plays.extend(f"P{p + 1} {c}" for p, c in e.plays)
+            elif isinstance(e, Placed) and e.taken:
+                takes.append(
+                    f"P{e.player + 1} takes row {e.row + 1} "
+                    f"({', '.join(map(str, e.taken))}: {sum(HEADS[c] for c in e.taken)})"
+                )
+            elif isinstance(e, TurnEnded):
+                if takes:
+                    plays.append("→ " + "; ".join(takes))
+                    takes = []
+                out.print(f"turn {e.turn}: " + "  ".join(plays))
+                plays = []
+            elif isinstance(e, RoundScored):
+                out.print(
+                    "round "
+                    f"{e.round} heads: "
+                    + ", ".join(f"P{p + 1} {h}" for p, h in enumerate(e.heads))
+                    + " | totals: "
+                    + ", ".join(f"P{p + 1} {t}" for p, t in enumerate(e.totals))
+                )
+        if takes:
+            plays.append("→ " + "; ".join(takes))

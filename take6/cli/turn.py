@@ -1,0 +1,155 @@
+"""``take6 turn``: the rules calculator (one turn on a given table)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from take6.cards import HEADS
+from take6.cli.common import CliError, _cards_arg, _variant_names
+from take6.display.terminal import cards_text, console, rows_table
+from take6.notation import parse_rows
+from take6.position import Position
+from take6.rules import ProfiTie, Rules, Variant
+from take6.text import plural
+from take6.turn import (
+    Turn,
+    resolve_turn,
+)
+
+# -- take6 turn -----------------------------------------------------------------------------
+
+
+def _add_turn(sub: Any) -> None:
+    p = sub.add_parser(
+        "turn",
+        help="rules calculator: resolve one turn on a given table",
+        description=(
+            "Resolve one turn: player i plays the i-th card of --plays on the rows --rows. "
+            "Cards are placed lowest first; a too-low card (or, in Profi, a tie or a card "
+            "that fits nowhere) needs its owner's row, given in order by --choose."
+        ),
+        epilog='example: take6 turn --rows "12/37/43/58" --plays 14,15,44,61',
+    )
+    p.add_argument("--rows", required=True, help='rows separated by "/", cards by ","')
+    p.add_argument("--plays", required=True, help="the cards played, one per player, by ','")
+    p.add_argument(
+        "--choose",
+        default="",
+        help="row numbers (1-based), in order, for each card whose owner must choose",
+    )
+    p.add_argument("--variant", default="standard", choices=_variant_names())
+    p.add_argument(
+        "--profi-tie",
+        default=ProfiTie.OWNER_CHOOSES.value,
+        choices=[t.value for t in ProfiTie],
+        help="Profi: who settles a left/right tie (default: the owner chooses)",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_run_turn)
+
+
+def _turn_of(
+    rows: Sequence[Sequence[int]],
+    plays: Sequence[int],
+    choices: Sequence[int],
+    variant: str = "standard",
+    profi_tie: ProfiTie = ProfiTie.OWNER_CHOOSES,
+) -> Turn:
+    """Play one turn with :func:`take6.turn.resolve_turn`; ``choices`` are 1-based rows for the
+    pending decisions, in order (the command line's numbering)."""
+    deck = None
+    if variant in (Variant.TAKTIK.value, Variant.LOGIK.value) and 2 <= len(plays) <= 10:
+        # The Taktik and Logik decks are 1..10n+4, as in a real game of n players.
+        deck = Rules.for_variant(variant, players=len(plays)).deck_size
+    pos = Position.create(variant, rows, [[c] for c in plays], deck=deck)  # validates the table
+    rules = pos.rules.with_(profi_tie=profi_tie)
+    remaining = list(choices)
+    used: list[int] = []
+    while True:
+        turn = resolve_turn(pos.rows, plays, rules, used)
+        pend = turn.pending
+        if pend is None:
+            break
+        allowed = [m.row + 1 for m in pend.placement.options]
+        names = ", ".join(map(str, allowed))
+        why = {
+            "too-low": "is too low for every row",
+            "no-fit": "fits no row",
+            "tie": "is as close to a row's start as to another row's end",
+        }[pend.placement.reason.value]
+        if not remaining:
+            raise CliError(
+                f"card {pend.card} (player {pend.player + 1}) {why}: give the row it "
+                f"takes with --choose (one of rows {names})"
+            )
+        row = remaining.pop(0)
+        if row not in allowed:
+            raise CliError(
+                f"--choose {row} is not allowed for card {pend.card} (player "
+                f"{pend.player + 1}), which {why}: choose one of rows {names}"
+            )
+        used.append(row - 1)
+    if remaining:
+        raise CliError(
+            f"--choose gave {len(choices)} row choice(s) but this turn needed {len(used)}"
+        )
+    return turn
+
+
+def _run_turn(args: argparse.Namespace) -> int:
+    rows = parse_rows(args.rows)
+    plays = _cards_arg(args.plays, "--plays")
+    choices = _cards_arg(args.choose, "--choose") if args.choose else []
+    turn = _turn_of(rows, plays, choices, args.variant, ProfiTie(args.profi_tie))
+    n = len(plays)
+    taken = [list(t) for t in turn.taken(n)]
+    heads = list(turn.heads(n))
+    placed = turn.placed
+    if args.json:
+        data = {
+            "variant": args.variant,
+            "rows": [list(r) for r in turn.rows],
+            "plays": plays,
+            "choices": [row for _, row in turn.choices],
+            "taken": taken,
+            "heads": heads,
+            "placements": [
+                {
+                    "player": e.player,
+                    "card": e.card,
+                    "row": e.row,
+                    "side": e.side.value,
+                    "taken": list(e.taken),
+                }
+                for e in placed
+            ],
+        }
+        print(json.dumps(data))
+        return 0
+    out = console()
+    for e in placed:
+        how = {
+            "right": "goes to the end of",
+            "left": "goes to the start of",
+            "take": "takes",
+        }[e.side.value]
+        line = f"player {e.player + 1}: {e.card} {how} row {e.row + 1}"
+        if e.taken:
+            heads_taken = plural(sum(HEADS[c] for c in e.taken), "head")
+            line += f" ({', '.join(map(str, e.taken))}: {heads_taken})"
+        out.print(line)
+    out.print()
+    out.print("Rows after the turn:")
+    out.print(rows_table(turn.rows))
+    out.print()
+    for p in range(n):
+        out.print(
+            f"player {p + 1}: played {plays[p]}, took ",
+            cards_text(taken[p]),
+            f" = {plural(heads[p], 'head')}",
+            sep="",
+        )
+    return 0
