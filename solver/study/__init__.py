@@ -5,7 +5,8 @@ result is one row of the store. Two kinds:
 
 * ``deals`` — the play phase of random Logik deals: for each hand size ``k`` and each deal index
   ``i`` in ``0..deals-1``, the deck ``1..players*k + 4`` is shuffled by a
-  :class:`random.Random` seeded from ``(seed, players, k, i)`` only (see :func:`solver.study.run.deal_position`),
+  :class:`random.Random` seeded from ``(seed, players, k, i)`` only (see
+  :func:`solver.study.run.deal_position`),
   so an item's deal does not depend on the order of work, the workers or earlier items. Seat
   ``p`` (from 0) gets cards ``p*k .. (p+1)*k-1`` of the shuffled deck, the last 4 cards start
   the 4 rows (sorted by card). The position is solved with :func:`solver.api.solve`.
