@@ -7,7 +7,6 @@ next to 30, not 29" and, for Profi, "10 goes to the left of 11".
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -41,9 +40,7 @@ from take6 import (
 def at(text: str, **rules: object) -> State:
     """A state in the choose phase at the position ``text``, with some settings changed."""
     pos = parse_position(text)
-    if rules:
-        pos = dataclasses.replace(pos, rules=pos.rules.with_(**rules))
-    return from_position(pos)
+    return from_position(pos, pos.rules.with_(**rules) if rules else None)
 
 
 def play_turn(state: State, cards: list[int]) -> tuple[State, list[Placed]]:

@@ -5,7 +5,6 @@ canonical key against relabelling; limits, interrupts and memory budgets; bound 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import subprocess
@@ -130,7 +129,7 @@ def test_native_placement_equals_kernel(
         return
     rules = Rules.for_variant(variant, 2, profi_tie=tie)
     pos = Position.create(variant, [[c] for c in range(1, 5)], [[10], [11]])
-    problem = make_problem(dataclasses.replace(pos, rules=rules))
+    problem = make_problem(pos.with_rules(rules))
     search = native.NativeSearch(problem, memory=native.MIN_MEMORY)
     table = to_table(rows)
     assert search.place(table, card) == Kernel(rules).place(table, card)
