@@ -76,9 +76,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.time_limit is not None and not args.time_limit > 0:
         raise DraftError(f"--time-limit must be positive, got {args.time_limit}")
-    objective = args.objective
-    if objective is None:
-        objective = default_objective(args.players).value
+    objective = (
+        Objective(args.objective) if args.objective is not None else default_objective(args.players)
+    )
     result = solve_draft(
         args.players,
         args.hand_size,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from solver.errors import SolverError
-from solver.problem import CORES, default_objective
+from solver.problem import CORES, Objective, default_objective
 from take6.cli.common import file_errors, read_file
 from take6.display.terminal import console as make_console
 from take6.notation import load_position
@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("position", nargs="+", metavar="POSITION")
     p.add_argument(
         "--objective",
-        choices=["diff", "paranoid"],
+        choices=[o.value for o in Objective],
         default=None,
         help="diff (2 players): heads of the other minus own heads; paranoid: own heads "
         "against a coalition of all the others (default: diff for 2 players, paranoid for more, "
@@ -232,7 +232,7 @@ def run_solve(args: argparse.Namespace) -> int:
     for flag, name in (("--certificate", args.certificate), ("--graphml", args.graphml)):
         if name is not None and not name.strip():
             raise SolverError(f"{flag} needs a file name, got an empty one")
-    objective = args.objective or default_objective(position.players).value
+    objective = Objective(args.objective) if args.objective else default_objective(position.players)
     settings = core_settings(args, position)
     progress = settings["progress"]
     try:

@@ -23,6 +23,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from solver.problem import Objective
 from solver.study.spec import EXECUTORS
 from take6.cli.common import file_errors
 from take6.text import excerpt, plural
@@ -140,7 +141,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument(
         "--objective",
-        choices=["diff", "paranoid"],
+        choices=[o.value for o in Objective],
         help="default: diff for 2 players, paranoid for more",
     )
     p.add_argument("--player", type=int, default=1, help="whose view (1-based, default 1)")
