@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from take6.bots import make_bot
+from take6.play.bots import make_bot
 from take6.integrations.gym import Take6Env
 
 
