@@ -16,20 +16,21 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
+from take6.integrations.gym import Take6Env, action_index
 from take6.play.bots import make_bot
-from take6.integrations.gym import Take6Env
 
 
 def make_env(opponents: str) -> Take6Env:
     return Take6Env(opponents=opponents, rounds=1, target=None)
 
 
-def evaluate(env: Take6Env, policy: str, rounds: int, model: object = None) -> list[float]:
+def evaluate(env: Take6Env, policy: str, rounds: int, model: Any = None) -> list[float]:
     """Heads the learner takes in each of ``rounds`` rounds (deal seeds 10**6 + i)."""
     heads: list[float] = []
     bot = make_bot("safe")
@@ -42,10 +43,9 @@ def evaluate(env: Take6Env, policy: str, rounds: int, model: object = None) -> l
             if policy == "random":
                 action = int(rng.choice(np.flatnonzero(mask)))
             elif policy == "safe":
-                a = bot.act(env.game.state, env.seat, rng)
-                action = a.card - 1 if hasattr(a, "card") else 104 + a.row  # type: ignore[attr-defined]
+                action = action_index(bot.act(env.game.state, env.seat, rng))
             else:
-                action, _ = model.predict(obs, action_masks=mask, deterministic=True)  # type: ignore[attr-defined]
+                action, _ = model.predict(obs, action_masks=mask, deterministic=True)
             obs, reward, done, _, info = env.step(int(action))
             total += reward
         heads.append(-total)
@@ -59,7 +59,7 @@ def main() -> None:
     ap.add_argument("--eval", type=int, default=1000, help="evaluation rounds")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    from sb3_contrib import MaskablePPO  # the optional dependency of this script only
+    from sb3_contrib import MaskablePPO  # type: ignore[import-not-found]  # this script's own
 
     env = make_env(args.opponents)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
@@ -70,7 +70,8 @@ def main() -> None:
     for name in ("random", "safe", "ppo"):
         h = evaluate(make_env(args.opponents), name, args.eval, model)
         sem = statistics.stdev(h) / len(h) ** 0.5
-        print(f"{name:>7} learner: {statistics.mean(h):6.2f} heads/round (± {sem:.2f}, {len(h)} rounds)")
+        mean = statistics.mean(h)
+        print(f"{name:>7} learner: {mean:6.2f} heads/round (± {sem:.2f}, {len(h)} rounds)")
 
 
 if __name__ == "__main__":

@@ -42,7 +42,6 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from take6.play.bots import BOTS, Bot, make_bot
 from take6.errors import IllegalActionError, UsageError
 from take6.integrations.pettingzoo import (
     N_CARDS,
@@ -52,6 +51,7 @@ from take6.integrations.pettingzoo import (
     _observation_high,
     rules_from_settings,
 )
+from take6.play.bots import BOTS, Bot, make_bot
 from take6.rules import Variant
 from take6.state import Action, ChooseRow, Pick, Play
 
@@ -122,7 +122,7 @@ class Take6Env(gymnasium.Env[FloatArray, np.int64]):
                 break
             p = bots[0]
             action = self.bots[p].act(self.game.state, p, self._bot_rng)
-            got = self.game.act(p, _action_index(action))
+            got = self.game.act(p, action_index(action))
             total = [a + b for a, b in zip(total, got, strict=True)]
         return total
 
@@ -182,7 +182,7 @@ class Take6Env(gymnasium.Env[FloatArray, np.int64]):
         return self.game.state.describe()
 
 
-def _action_index(action: Action) -> int:
+def action_index(action: Action) -> int:
     """The action index of an engine action (the inverse of the environment's decoding)."""
     if isinstance(action, (Play, Pick)):
         return action.card - 1
