@@ -6,11 +6,13 @@ exit status 2)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -223,6 +225,28 @@ def read_position(words: list[str]) -> Position:
         raise SolverError(str(exc)) from None
 
 
+@contextlib.contextmanager
+def stop_on_terminate() -> Iterator[list[int]]:
+    """While the block runs, SIGTERM (``kill``, a batch system stopping a job) ends the search as
+    Ctrl-C does: the proven bounds are kept and printed. (A job started in the background by a
+    shell ignores Ctrl-C's SIGINT; SIGTERM still reaches it.) Yields the signals received."""
+    got: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        got.append(signum)
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave the signal alone
+        yield got
+        return
+    try:
+        yield got
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 def run_solve(args: argparse.Namespace) -> int:
     from solver.api import solve
     from solver.verify.certificate import write_certificate
@@ -236,15 +260,16 @@ def run_solve(args: argparse.Namespace) -> int:
     settings = core_settings(args, position)
     progress = settings["progress"]
     try:
-        result, search = solve(
-            position,
-            objective,
-            args.player - 1,
-            time_limit=args.time_limit,
-            node_limit=args.node_limit,
-            table_cap=args.table_cap,
-            **settings,
-        )
+        with stop_on_terminate() as terminated:
+            result, search = solve(
+                position,
+                objective,
+                args.player - 1,
+                time_limit=args.time_limit,
+                node_limit=args.node_limit,
+                table_cap=args.table_cap,
+                **settings,
+            )
     finally:
         if progress is not None:
             progress.close()
@@ -284,7 +309,9 @@ def run_solve(args: argparse.Namespace) -> int:
     if refused:
         print(f"take6: error: {'; '.join(refused)}", file=sys.stderr)
         return 2
-    return 130 if result.interrupted else 0
+    if not result.interrupted:
+        return 0
+    return 128 + signal.SIGTERM if terminated else 130
 
 
 def line_table(turns: Sequence[Turn], title: str, heads_header: str) -> Table:

@@ -163,3 +163,37 @@ def test_progress_line_reports_nodes_fill_bounds_and_time(
     assert err.count("\n") == 1
     assert "nodes 12.0M" in err and "960.0k/s" in err and "50% of 100" in err
     assert "[-1.5000, 7]" in err and "0:00:12" in err
+
+
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_sigterm_ends_the_search_with_its_bounds(core: str) -> None:
+    """``kill`` (SIGTERM) stops a long solve as Ctrl-C does: proven bounds on stdout, exit 143.
+    (A background job ignores SIGINT; SIGTERM is what a batch system sends.)"""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from solver.native import AVAILABLE
+
+    if core == "native":
+        assert AVAILABLE, "the compiled core is built in every test environment"
+    # 2 x 9 and 2 x 10 Logik deals: neither core finishes them in a few seconds.
+    deal = (
+        "logik:22 9/2/14/13 1,3,4,7,11,12,19,20,21|5,6,8,10,15,16,17,18,22"
+        if core == "python"
+        else "logik:24 9/3/19/5 6,7,10,11,12,14,18,21,22,24|1,2,4,8,13,15,16,17,20,23"
+    )
+    command = Path(sys.executable).parent / "take6"
+    args = [str(command), "solve", deal, "--core", core, "--json", "--memory", "256M"]
+    if core == "python":
+        args = args[:-2]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["solved"] is False
+    lower, upper = Fraction(data["lower"]), Fraction(data["upper"])
+    assert lower <= upper
