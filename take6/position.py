@@ -114,34 +114,9 @@ class Position:
                 raise PositionError(
                     f"total {i + 1} must be a non-negative integer, got {excerpt(t)} in {where}"
                 )
-        if len(self.rows) != rules.rows:
-            raise PositionError(
-                f"{len(self.rows)} rows, but {rules.variant.value} has {rules.rows} in {where}"
-            )
-        for i, row in enumerate(self.rows):
-            if not row:
-                raise PositionError(f"row {i + 1} is empty in {where}")
-            if len(row) > rules.row_capacity:
-                raise PositionError(
-                    f"row {i + 1} has {len(row)} cards, at most {rules.row_capacity} allowed "
-                    f"in {where}"
-                )
-            if any(a >= b for a, b in pairwise(row)):
-                raise PositionError(f"row {i + 1} {list(row)} is not strictly ascending in {where}")
-        seen: dict[int, str] = {}
-        groups = [(f"row {i + 1}", r) for i, r in enumerate(self.rows)]
-        groups += [(f"hand {i + 1}", h) for i, h in enumerate(self.hands)]
+        groups = [(f"hand {i + 1}", h) for i, h in enumerate(self.hands)]
         groups += [(f"bull pile {i + 1}", p) for i, p in enumerate(self.piles)]
-        for name, cards in groups:
-            for c in cards:
-                if not 1 <= c <= rules.deck_size:
-                    raise PositionError(
-                        f"card {excerpt(c)} in {name} is outside the deck 1..{rules.deck_size} "
-                        f"in {where}"
-                    )
-                if c in seen:
-                    raise PositionError(f"card {c} appears twice ({seen[c]} and {name}) in {where}")
-                seen[c] = name
+        check_table(self.rows, groups, rules, where)
         sizes = {len(h) for h in self.hands}
         if len(sizes) > 1:
             raise PositionError(f"hands have unequal sizes in {where}")
@@ -235,3 +210,40 @@ def _norm_hands(hands: tuple[Cards, ...], rules: Rules) -> tuple[Cards, ...]:
     if rules.pile_play:
         return hands
     return tuple(tuple(sorted(h)) for h in hands)
+
+
+def check_table(
+    rows: Sequence[Sequence[Card]],
+    groups: Sequence[tuple[str, Sequence[Card]]],
+    rules: Rules,
+    where: str,
+) -> None:
+    """Raise :class:`PositionError` unless ``rows`` are a legal table under ``rules`` and the
+    cards of ``groups`` (``(name, cards)``: hands, bull piles, cards played) lie in the deck, each
+    card once across the rows and the groups. A position checks itself with it; so does a turn
+    that needs no whole position (``take6 turn`` with a single card)."""
+    if len(rows) != rules.rows:
+        raise PositionError(
+            f"{len(rows)} rows, but {rules.variant.value} has {rules.rows} in {where}"
+        )
+    for i, row in enumerate(rows):
+        if not row:
+            raise PositionError(f"row {i + 1} is empty in {where}")
+        if len(row) > rules.row_capacity:
+            raise PositionError(
+                f"row {i + 1} has {len(row)} cards, at most {rules.row_capacity} allowed in {where}"
+            )
+        if any(a >= b for a, b in pairwise(row)):
+            raise PositionError(f"row {i + 1} {list(row)} is not strictly ascending in {where}")
+    seen: dict[int, str] = {}
+    named = [(f"row {i + 1}", r) for i, r in enumerate(rows)] + list(groups)
+    for name, cards in named:
+        for c in cards:
+            if not 1 <= c <= rules.deck_size:
+                raise PositionError(
+                    f"card {excerpt(c)} in {name} is outside the deck 1..{rules.deck_size} "
+                    f"in {where}"
+                )
+            if c in seen:
+                raise PositionError(f"card {c} appears twice ({seen[c]} and {name}) in {where}")
+            seen[c] = name

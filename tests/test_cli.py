@@ -147,7 +147,9 @@ ERRORS = [
         ["turn", "--rows", "12/37/43/58", "--plays", "5,15", "--choose", "7"],
         "--choose 7 is not allowed for card 5",
     ),
-    (["turn", "--rows", "12/37/43/58", "--plays", "14"], "needs 2..10 hands"),
+    (["turn", "--rows", "12/37/43/58", "--plays", "1,2,3,4,5,6,7,8,9,10,11"], "needs 2..10 hands"),
+    (["turn", "--rows", "12/37/43/58", "--plays", "37"], "card 37 appears twice"),
+    (["turn", "--rows", "12/37/43/58", "--plays", "5"], "card 5 (player 1) is too low"),
     (
         ["turn", "--variant", "kids", "--rows", "12/37/43/58", "--plays", "14,15"],
         "4 rows, but kids has 5",
@@ -257,3 +259,19 @@ def test_plugins_register_without_their_implementation() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_turn_with_a_single_card(capsys: pytest.CaptureFixture[str]) -> None:
+    """One card needs no opponent (issue 11): forced, and too low with the owner's row."""
+    assert main(["turn", "--rows", "12/37/43/58", "--plays", "74", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rows"] == [[12], [37], [43], [58, 74]]
+    assert data["taken"] == [[]] and data["heads"] == [0]
+    assert main(["turn", "--rows", "12/37/43/58,60,61,62,63", "--plays", "64", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rows"][3] == [64] and data["heads"] == [7]
+    assert main(["turn", "--rows", "12/37/43/58", "--plays", "5", "--choose", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "player 1: 5 takes row 3 (43: 1 head)" in out
+    assert main(["turn", "--variant", "profi", "--rows", "12/37/43/58", "--plays", "41"]) == 0
+    assert "41 goes to the start of row 3" in capsys.readouterr().out

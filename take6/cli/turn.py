@@ -11,9 +11,10 @@ from take6.cards import HEADS
 from take6.cli.common import CliError, _cards_arg, _variant_names
 from take6.display.terminal import cards_text, console, rows_table
 from take6.notation import parse_rows
-from take6.position import Position
+from take6.placement import Rows
+from take6.position import Position, check_table
 from take6.rules import ProfiTie, Rules, Variant
-from take6.text import plural
+from take6.text import excerpt, plural
 from take6.turn import (
     Turn,
     resolve_turn,
@@ -34,7 +35,11 @@ def _add_turn(sub: Any) -> None:
         epilog='example: take6 turn --rows "12/37/43/58" --plays 14,15,44,61',
     )
     p.add_argument("--rows", required=True, help='rows separated by "/", cards by ","')
-    p.add_argument("--plays", required=True, help="the cards played, one per player, by ','")
+    p.add_argument(
+        "--plays",
+        required=True,
+        help="the cards played, one per player, by ',' (a single card is placed on its own)",
+    )
     p.add_argument(
         "--choose",
         default="",
@@ -64,12 +69,22 @@ def _turn_of(
     if variant in (Variant.TAKTIK.value, Variant.LOGIK.value) and 2 <= len(plays) <= 10:
         # The Taktik and Logik decks are 1..10n+4, as in a real game of n players.
         deck = Rules.for_variant(variant, players=len(plays)).deck_size
-    pos = Position.create(variant, rows, [[c] for c in plays], deck=deck)  # validates the table
-    rules = pos.rules.with_(profi_tie=profi_tie)
+    if len(plays) == 1:
+        # One card needs no opponent: the table and the card are checked as a position's would
+        # be (any deck card: with one player known, no Taktik/Logik deck size is implied).
+        base = Rules.for_variant(variant, players=2, hand_size=1)
+        where = f"the turn (variant {variant}, rows {excerpt(rows)}, card {plays[0]})"
+        rules = base.with_(profi_tie=profi_tie)
+        check_table(rows, [("the card played", plays)], rules, where)
+        table: Rows = tuple(tuple(r) for r in rows)
+    else:
+        pos = Position.create(variant, rows, [[c] for c in plays], deck=deck)  # validates it
+        rules = pos.rules.with_(profi_tie=profi_tie)
+        table = pos.rows
     remaining = list(choices)
     used: list[int] = []
     while True:
-        turn = resolve_turn(pos.rows, plays, rules, used)
+        turn = resolve_turn(table, plays, rules, used)
         pend = turn.pending
         if pend is None:
             break

@@ -13,7 +13,8 @@ about, for the report). Three kinds of request exist (``docs/conformance.md`` is
   (``paths``: every joint play and every row choice a branch) and the number of distinct tables
   they reach (``tables``: sets of rows, each with all its cards).
 
-Seats and rows count from 0, as in every JSON form of take6.
+Seats and rows count from 0 in requests and answers, as in every JSON form of take6; messages
+name them from 1, as all human text does.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import pairwise, product
+from itertools import product
 from typing import Any
 
 from take6.cards import HEADS, MAX_CARD
-from take6.errors import IllegalActionError, RulesError, Take6Error
+from take6.errors import IllegalActionError, PositionError, RulesError, Take6Error
 from take6.placement import Move, Reason, apply_move, place
+from take6.position import check_table
 from take6.rules import ProfiTie, Rules, Variant
 from take6.text import excerpt
 from take6.turn import Placed, Turn, resolve_turn
@@ -161,31 +163,30 @@ def rules_from_json(data: object, where: str) -> Rules:
         raise CaseError(f"{exc} in {where}") from None
 
 
-def _rows(data: object, rules: Rules, where: str, seen: set[int]) -> tuple[tuple[int, ...], ...]:
+def _rows(data: object, where: str) -> tuple[tuple[int, ...], ...]:
+    """The rows of a request, read (their rules are checked by :func:`_check_table`)."""
     rows = _list(data, "rows", where)
-    if len(rows) != rules.rows:
-        raise CaseError(f"{len(rows)} rows, but the rules have {rules.rows} in {where}")
-    out = []
-    for i, row in enumerate(rows):
-        cards = _list(row, f"row {i}", where)
-        if not 1 <= len(cards) <= rules.row_capacity:
-            raise CaseError(
-                f"row {i} must hold 1..{rules.row_capacity} cards, got {len(cards)} in {where}"
-            )
-        for c in cards:
-            _card(c, f"a card of row {i}", rules, where, seen)
-        if any(a >= b for a, b in pairwise(cards)):
-            raise CaseError(f"row {i} {cards} is not strictly ascending in {where}")
-        out.append(tuple(cards))
-    return tuple(out)
+    return tuple(
+        tuple(_card(c, f"a card of row {i + 1}", where) for c in _list(row, f"row {i + 1}", where))
+        for i, row in enumerate(rows)
+    )
 
 
-def _card(value: object, what: str, rules: Rules, where: str, seen: set[int]) -> int:
-    card = _int(value, what, where, 1, rules.deck_size)
-    if card in seen:
-        raise CaseError(f"card {card} appears twice in {where}")
-    seen.add(card)
-    return card
+def _card(value: object, what: str, where: str) -> int:
+    return _int(value, what, where, 1, MAX_CARD)
+
+
+def _check_table(
+    rows: tuple[tuple[int, ...], ...],
+    groups: list[tuple[str, tuple[int, ...]]],
+    rules: Rules,
+    where: str,
+) -> None:
+    """The table and the other cards, checked as a position's are (:func:`check_table`)."""
+    try:
+        check_table(rows, groups, rules, where)
+    except PositionError as exc:
+        raise CaseError(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -211,28 +212,30 @@ class PerftQuestion:
 def turn_question(req: Mapping[str, Any], where: str) -> TurnQuestion:
     """Validate a ``turn`` request."""
     rules = rules_from_json(req.get("rules"), where)
-    seen: set[int] = set()
-    rows = _rows(req.get("rows"), rules, where, seen)
+    rows = _rows(req.get("rows"), where)
     plays: dict[int, int] = {}
     items = _list(req.get("plays"), "plays", where)
     if not items:
         raise CaseError(f"plays must name at least one card in {where}")
-    for k, item in enumerate(items):
+    for k, item in enumerate(items, 1):
         if not isinstance(item, dict) or set(item) != {"player", "card"}:
             raise CaseError(f"play {k} must be {{player, card}}, got {excerpt(item)} in {where}")
         p = _int(item["player"], f"play {k}'s player", where, 0, rules.players - 1)
         if p in plays:
-            raise CaseError(f"player {p} plays twice in {where}")
-        plays[p] = _card(item["card"], f"play {k}'s card", rules, where, seen)
+            raise CaseError(f"player {p + 1} plays twice in {where}")
+        plays[p] = _card(item["card"], f"play {k}'s card", where)
+    _check_table(
+        rows, [(f"the card of player {p + 1}", (c,)) for p, c in plays.items()], rules, where
+    )
     choices: dict[int, int] = {}
-    for k, item in enumerate(_list(req.get("choices", []), "choices", where)):
+    for k, item in enumerate(_list(req.get("choices", []), "choices", where), 1):
         if not isinstance(item, dict) or set(item) != {"player", "row"}:
             raise CaseError(f"choice {k} must be {{player, row}}, got {excerpt(item)} in {where}")
         p = _int(item["player"], f"choice {k}'s player", where, 0, rules.players - 1)
         if p not in plays:
-            raise CaseError(f"choice {k} is for player {p}, who plays no card in {where}")
+            raise CaseError(f"choice {k} is for player {p + 1}, who plays no card in {where}")
         if p in choices:
-            raise CaseError(f"player {p} has two choices in {where}")
+            raise CaseError(f"player {p + 1} has two choices in {where}")
         choices[p] = _int(item["row"], f"choice {k}'s row", where, 0, rules.rows - 1)
     return TurnQuestion(rules, rows, plays, choices)
 
@@ -240,17 +243,19 @@ def turn_question(req: Mapping[str, Any], where: str) -> TurnQuestion:
 def perft_question(req: Mapping[str, Any], where: str) -> PerftQuestion:
     """Validate a ``perft`` request."""
     rules = rules_from_json(req.get("rules"), where)
-    seen: set[int] = set()
-    rows = _rows(req.get("rows"), rules, where, seen)
+    rows = _rows(req.get("rows"), where)
     hands_in = _list(req.get("hands"), "hands", where)
     if len(hands_in) != rules.players:
         raise CaseError(f"{len(hands_in)} hands for {rules.players} players in {where}")
-    hands = []
-    for i, h in enumerate(hands_in):
-        cards = _list(h, f"hand {i}", where)
-        hands.append(
-            tuple(sorted(_card(c, f"a card of hand {i}", rules, where, seen) for c in cards))
+    hands = [
+        tuple(
+            sorted(
+                _card(c, f"a card of hand {i + 1}", where) for c in _list(h, f"hand {i + 1}", where)
+            )
         )
+        for i, h in enumerate(hands_in)
+    ]
+    _check_table(rows, [(f"hand {i + 1}", h) for i, h in enumerate(hands)], rules, where)
     if len({len(h) for h in hands}) != 1:
         raise CaseError(f"hands have unequal sizes {[len(h) for h in hands]} in {where}")
     turns = _int(req.get("turns"), "turns", where, 1, MAX_PERFT_TURNS)
@@ -271,7 +276,7 @@ def _choice_rows(q: TurnQuestion) -> list[int]:
         seat = turn.pending.player
         if seat not in q.choices:
             raise CaseError(
-                f"card {turn.pending.card} of player {seat} needs a row choice "
+                f"card {turn.pending.card} of player {seat + 1} needs a row choice "
                 f"({turn.pending.placement.reason.value}) and the case gives none"
             )
         used.append(q.choices[seat])
