@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from solver.cli.solve import line_table
-from solver.problem import Objective, default_objective
+from solver.problem import CORES, Objective, default_objective
 from take6.cards import HEADS
 from take6.display.terminal import console as make_console
 
@@ -66,6 +66,19 @@ def register(subparsers: Any) -> None:
         metavar="S",
         help="stop after S seconds and report proven bounds (not solved)",
     )
+    p.add_argument(
+        "--core",
+        choices=list(CORES),
+        default="auto",
+        help="the play solver of the drafted deals: the compiled core when it was built (auto, "
+        "the default), native, or python (slower); both give equal values",
+    )
+    p.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="the compiled core's transposition table budget, e.g. 512M or 4G (default: a "
+        "quarter of the machine's memory, at most 4G)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -79,6 +92,12 @@ def run(args: argparse.Namespace) -> int:
     objective = (
         Objective(args.objective) if args.objective is not None else default_objective(args.players)
     )
+    memory = None
+    if args.memory is not None:
+        from solver.native import check_memory, parse_memory
+
+        memory = parse_memory(args.memory)
+        check_memory(memory)
     result = solve_draft(
         args.players,
         args.hand_size,
@@ -86,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         objective,
         args.player - 1,
         time_limit=args.time_limit,
+        core=args.core,
+        memory=memory,
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -158,8 +179,10 @@ def print_result(r: DraftResult) -> None:
         console.print(
             line_table(r.play, "the play that follows (principal line)", "heads taken (by player)")
         )
+    core = "the compiled core" if r.core == "native" else "the Python search"
+    note = f" ({r.core_note})" if r.core_note else ""
     console.print(
         f"draft nodes {r.nodes}, leaves solved {r.leaves}, leaf cache hits {r.leaf_hits}, "
-        f"play nodes {r.play_nodes}, {r.seconds:.3f} s",
+        f"play nodes {r.play_nodes}, {r.seconds:.3f} s; leaves solved by {core}{note}",
         style="dim",
     )

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from solver.api import Turn, fraction_text, solve
+from solver.api import Turn, fraction_text, make_search, solve
 from solver.errors import SolverError
 from solver.kernel import to_table
 from solver.matrix import Num
@@ -135,6 +135,10 @@ class DraftResult:
     leaves: int = 0
     leaf_hits: int = 0
     play_nodes: int = 0
+    core: str = "python"
+    """The play solver of the leaves: ``"native"`` (the compiled core) or ``"python"``."""
+    core_note: str = ""
+    """Why the Python search ran when the compiled core was wanted ('' otherwise)."""
 
     @property
     def objective(self) -> Objective:
@@ -193,6 +197,7 @@ class DraftResult:
             "leaves": self.leaves,
             "leaf_hits": self.leaf_hits,
             "play_nodes": self.play_nodes,
+            "core": self.core,
         }
 
 
@@ -254,6 +259,8 @@ class DraftSearch:
         *,
         time_limit: float | None = None,
         table_cap: int = 2_000_000,
+        core: str = "auto",
+        memory: int | None = None,
     ) -> None:
         self.rules = draft_rules(players, hand_size, first_picker)
         self.players = players
@@ -282,7 +289,12 @@ class DraftSearch:
             shown = player + 1 if isinstance(player, int) else player
             raise DraftError(f"player must be a seat 1..{players}, got {shown!r} {where}")
         self.problem = make_problem(sample, obj, player)
-        self.play = Search(self.problem, time_limit=time_limit, table_cap=table_cap)
+        # The leaves are searched by one search object on the chosen core (the compiled one
+        # when built), whose table every leaf shares.
+        self.play, self.core_note = make_search(
+            self.problem, core, time_limit=time_limit, table_cap=table_cap, memory=memory
+        )
+        self.core = "python" if isinstance(self.play, Search) else "native"
         self.maximiser = tuple(p in self.problem.max_side for p in range(players))
         self.diff = self.problem.objective is Objective.DIFF
         self.coalition = self.problem.max_side if not self.diff else ()
@@ -330,10 +342,11 @@ class DraftSearch:
         st = self.stats
         st.nodes += 1
         deadline = self.deadline
-        if st.nodes & 255 == 0 and deadline is not None and time.perf_counter() > deadline:
-            self.stopped = True
-        if self.play.stopped:
-            self.stopped = True
+        if st.nodes & 255 == 0:
+            if deadline is not None and time.perf_counter() > deadline:
+                self.stopped = True
+            if self.play.stopped:
+                self.stopped = True
 
     def value(self, masks: Masks, alpha: Num = -INF, beta: Num = INF) -> tuple[Num, Num]:
         """Bounds ``(lo, hi)`` on the draft value of ``masks`` for the window ``(alpha, beta)``:
@@ -485,6 +498,8 @@ def solve_draft(
     *,
     table_cap: int = 2_000_000,
     play: bool = True,
+    core: str = "auto",
+    memory: int | None = None,
 ) -> DraftResult:
     """Solve the Logik draft with ``players`` hands of ``hand_size`` (deck 1..k·n+4), the
     ``first_picker`` (0-based seat) picking first, for ``objective`` from ``player``'s view
@@ -496,7 +511,9 @@ def solve_draft(
     maximises them, in the draft and in the play). Details in the module docstring.
 
     Every first pick is valued exactly (each is searched to its exact value, with an
-    aspiration window first); ``play`` also finds the principal draft line and the play that
+    aspiration window first); ``core`` picks the play solver of the leaves (``"auto"``: the
+    compiled core when built; ``memory`` its table budget). ``play`` also finds the principal
+    draft line and the play that
     follows. With a ``time_limit`` (seconds, for the draft and the play solver together) the
     result may be unsolved, with proven bounds. Raises :class:`DraftError` for bad settings.
     """
@@ -511,6 +528,8 @@ def solve_draft(
         player,
         time_limit=time_limit,
         table_cap=table_cap,
+        core=core,
+        memory=memory,
     )
     collecting = gc.isenabled()
     gc.disable()  # millions of small acyclic tuples: see solver.api.solve
@@ -566,6 +585,7 @@ def solve_draft(
     result.leaves = ds.stats.leaves
     result.leaf_hits = ds.stats.leaf_hits
     result.play_nodes = ds.play.stats.nodes
+    result.core, result.core_note = ds.core, ds.core_note
     return result
 
 

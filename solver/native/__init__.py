@@ -15,6 +15,7 @@ search with proven bounds.
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -134,6 +135,12 @@ Progress = Callable[[int, int, int, float, Fraction, Fraction], None]
 """``progress(nodes, filled, capacity, seconds, root_lower, root_upper)``."""
 
 
+_FIT = 1 << 62
+"""The core reads a window end as a fraction of two 64-bit integers below this."""
+_GRID = 1 << 32
+"""A window end that does not fit is rounded outward to a multiple of 1/_GRID."""
+
+
 class NativeSearch:
     """Exact search for one problem on the compiled core (the interface of
     :class:`solver.search.Search`: :meth:`value`, :meth:`solved`, :meth:`actions`)."""
@@ -224,16 +231,27 @@ class NativeSearch:
         self._limits(None, None)
 
     @staticmethod
-    def _q(v: Num) -> tuple[int, int]:
+    def _q(v: Num, up: bool = False) -> tuple[int, int]:
+        """``v`` as the core's 64-bit fraction. A window end that does not fit (an exact value
+        of thousands of digits, passed back in as a bound by a caller such as the draft) is
+        rounded outward, down for alpha and ``up`` for beta, to a multiple of 2^-32 (past INF to
+        INF): a wider window gives the same answer for the original one."""
         f = Fraction(v)
-        return f.numerator, f.denominator
+        if abs(f.numerator) < _FIT and f.denominator < _FIT:
+            return f.numerator, f.denominator
+        if abs(f) >= INF:
+            return (INF if f > 0 else -INF), 1
+        scaled = f * _GRID
+        n = math.ceil(scaled) if up else math.floor(scaled)
+        out = Fraction(n, _GRID)
+        return out.numerator, out.denominator
 
     def value(self, table: Table, hands: Hands, alpha: Num = -INF, beta: Num = INF) -> Entry:
         """Bounds on a position's value with the window semantics of
         :meth:`solver.search.Search.value` (no strategies in the entry)."""
         if not hands[0]:
             return Entry(0, 0)
-        lo, hi = self.core.value(table, hands, self._q(alpha), self._q(beta))
+        lo, hi = self.core.value(table, hands, self._q(alpha), self._q(beta, up=True))
         return Entry(_num(lo), _num(hi))
 
     def solved(self, table: Table, hands: Hands) -> Solution:

@@ -420,6 +420,9 @@ class SearchLike(Protocol):
 
     def release_limits(self) -> None: ...
 
+    @property
+    def stopped(self) -> bool: ...
+
 
 def position_table(problem: Problem) -> tuple[Table, Hands]:
     """The compact root position of a problem."""

@@ -299,3 +299,32 @@ def test_cli_tables_have_no_blank_column_header(capsys: pytest.CaptureFixture[st
     for line in headers:
         assert all(cell.strip() for cell in line.strip("┃").split("┃")), line
     assert any("optimal" in line for line in headers)
+
+
+@pytest.mark.parametrize(
+    ("players", "hand_size", "objective", "first_picker"),
+    [(2, k, "diff", f) for k in (1, 2, 3, 4) for f in (0, 1)]
+    + [(3, k, "paranoid", 0) for k in (1, 2)]
+    + [(3, 2, "paranoid", 2), (4, 1, "paranoid", 1)],
+)
+def test_both_play_solvers_give_the_same_draft(
+    players: int, hand_size: int, objective: str, first_picker: int
+) -> None:
+    """The leaves solved by the compiled core or by the Python search: the same draft values,
+    every first pick's value, the same principal line (issue 10: k <= 4)."""
+    native = solve_draft(players, hand_size, first_picker, objective, core="native")
+    python = solve_draft(players, hand_size, first_picker, objective, core="python")
+    assert (native.core, python.core) == ("native", "python")
+    assert native.solved and python.solved
+    assert native.value == python.value
+    assert [(p.card, p.value) for p in native.picks] == [(p.card, p.value) for p in python.picks]
+    assert native.line == python.line and native.position == python.position
+
+
+def test_cli_draft_says_which_core_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", "--hand-size", "2", "--core", "python"]) == 0
+    assert "leaves solved by the Python search" in capsys.readouterr().out
+    assert main(["draft", "--hand-size", "2", "--core", "native", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["core"] == "native"
+    assert main(["draft", "--hand-size", "2", "--memory", "1K"]) == 2
+    assert "memory" in capsys.readouterr().err

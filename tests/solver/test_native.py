@@ -267,3 +267,28 @@ def test_cli_cores_agree_and_say_which_ran() -> None:
         text=True,
     )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "minimum" in bad.stderr
+
+
+def test_window_ends_too_long_for_the_core_are_widened_outward() -> None:
+    """A caller may pass an exact value of hundreds of digits back in as a bound (the draft
+    does): the core gets a window at most 2^-32 wider, and the answer holds for the original."""
+    from solver.native import NativeSearch
+
+    third = Fraction(3**200 + 1, 3**199)  # just above 3, a denominator of 96 digits
+    n, d = NativeSearch._q(third)
+    assert Fraction(n, d) <= third < Fraction(n, d) + Fraction(1, 2**32)
+    n, d = NativeSearch._q(third, up=True)
+    assert Fraction(n, d) - Fraction(1, 2**32) < third <= Fraction(n, d)
+    assert NativeSearch._q(Fraction(-(10**30), 7)) == (-(10**9), 1)
+    assert NativeSearch._q(Fraction(1, 3)) == (1, 3)
+    pos = Position.create("logik", [[1], [2], [3], [4]], [[5, 8, 11], [6, 7, 9]], deck=11)
+    problem = make_problem(pos, "diff", 0)
+    table, hands = position_table(problem)
+    search = NativeSearch(problem)
+    exact = search.value(table, hands)
+    assert exact.lo == exact.hi
+    v = Fraction(exact.lo)
+    below = v - Fraction(1, 3**150)
+    above = v + Fraction(1, 3**150)
+    assert search.value(table, hands, below, above).lo == v
+    assert search.value(table, hands, above, above + 1).hi <= above
