@@ -74,6 +74,13 @@ def _document(
         "format": FORMAT,
         "version": version,
         "position": format_position(pr.position),
+        # The settings the compact notation does not carry (it names the variant's preset):
+        # the checker plays the position under these.
+        "rules": {
+            "row_capacity": pr.rules.row_capacity,
+            "profi_left": pr.rules.profi_left,
+            "profi_tie": pr.rules.profi_tie.value,
+        },
         "objective": pr.objective.value,
         "seat": pr.player,
         "value": fraction_text(value),

@@ -8,6 +8,7 @@ Certificate format (JSON)::
 
     {"format": "take6-certificate", "version": 1,
      "position": "<compact notation of the root>",
+     "rules": {"row_capacity": 5, "profi_left": false, "profi_tie": "owner"},
      "objective": "diff" | "paranoid", "seat": N (from 0; older files: "player", from 1),
      "value": "p/q",
      "nodes": {"<node key>": {"value": "p/q",
@@ -63,6 +64,8 @@ from typing import Any
 from take6.cards import heads
 from take6.errors import Take6Error
 from take6.notation import load_position
+from take6.position import Position
+from take6.rules import ProfiTie
 from take6.state import (
     ChooseRow,
     Phase,
@@ -172,6 +175,36 @@ def _short(v: Fraction) -> str:
     return f"≈{float(v):.9g} (a fraction of about {int(bits * 0.30103)} digits)"
 
 
+RULE_FIELDS = {"row_capacity": int, "profi_left": bool, "profi_tie": str}
+"""The settings a certificate's ``rules`` object holds (what the compact notation leaves out)."""
+
+
+def _with_rules(position: Position, rules: object) -> Position:
+    """``position`` under the certificate's ``rules`` object (validated)."""
+    if not isinstance(rules, Mapping) or set(rules) != set(RULE_FIELDS):
+        raise CertificateError(
+            f"'rules' must be an object with {', '.join(RULE_FIELDS)}, got {excerpt(rules)}"
+        )
+    for name, kind in RULE_FIELDS.items():
+        value = rules[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise CertificateError(f"rules.{name} must be a {kind.__name__}, got {excerpt(value)}")
+    ties = [t.value for t in ProfiTie]
+    if rules["profi_tie"] not in ties:
+        raise CertificateError(
+            f"rules.profi_tie must be one of {', '.join(ties)}, got {excerpt(rules['profi_tie'])}"
+        )
+    try:
+        changed = position.rules.with_(
+            row_capacity=rules["row_capacity"],
+            profi_left=rules["profi_left"],
+            profi_tie=ProfiTie(rules["profi_tie"]),
+        )
+        return position.with_rules(changed)
+    except Take6Error as exc:
+        raise CertificateError(f"'rules': {exc}") from None
+
+
 class Checker:
     """Checks one certificate (parsed JSON)."""
 
@@ -190,6 +223,8 @@ class Checker:
             self.position = load_position(text)
         except Take6Error as exc:
             raise CertificateError(f"'position': {exc}") from None
+        if "rules" in cert:  # (certificates written before it name the preset's rules only)
+            self.position = _with_rules(self.position, cert["rules"])
         n = self.position.players
         # ``seat`` counts from 0 like every JSON form; ``player`` (from 1) is what certificates
         # written before the one numbering carry.

@@ -12,7 +12,7 @@ import sys
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_helpers import position_strategy, random_position, relabel
 
@@ -25,7 +25,6 @@ from solver.problem import make_problem
 from solver.search import Search, position_table
 from solver.verify.certificate import build_bound_certificate, build_certificate
 from solver.verify.check import CertificateError, check_certificate
-from take6.notation import format_position, parse_position
 from take6.position import Position
 from take6.rules import ProfiTie, Rules
 
@@ -75,10 +74,8 @@ def test_native_strategies_pass_the_independent_checker(case: tuple[Position, st
     # Every node's value and both optimal strategies, read from the compiled core, re-proven
     # by the checker (which replays each turn with the reference engine).
     pos, objective, player = case
-    # A certificate names its position in the compact notation, which carries the variant's
-    # preset rules only (not, say, a Profi tie rule other than the default): those positions
-    # cannot be certified today (noted for the rules-file issue).
-    assume(parse_position(format_position(pos)).rules == pos.rules)
+    # (Positions under rules the compact notation does not carry, such as a Profi tie rule or
+    # a row capacity other than the preset's, too: the certificate names them in "rules".)
     result, search = solve(pos, objective, player, line=False, core="native", memory=MEMORY)
     assert result.value is not None
     assert check_certificate(build_certificate(search)).value == result.value
@@ -292,3 +289,30 @@ def test_window_ends_too_long_for_the_core_are_widened_outward() -> None:
     above = v + Fraction(1, 3**150)
     assert search.value(table, hands, below, above).lo == v
     assert search.value(table, hands, above, above + 1).hi <= above
+
+
+def test_certificate_carries_the_rules_the_notation_leaves_out() -> None:
+    """A Profi position under the right-hand tie rule, and a house row capacity: certified and
+    checked under their own rules; the same certificate under other rules does not check."""
+    base = Position.create("profi", [[10], [20], [30], [40]], [[15, 25, 33], [5, 35, 45]])
+    tampered_checks = 0
+    for rules in (
+        base.rules.with_(profi_tie=ProfiTie.PREFER_RIGHT),
+        base.rules.with_(row_capacity=2),
+    ):
+        pos = base.with_rules(rules)
+        result, search = solve(pos, "diff", 0, line=False, core="native", memory=MEMORY)
+        cert = build_bound_certificate(search)
+        assert cert["rules"]["profi_tie"] == rules.profi_tie.value
+        assert cert["rules"]["row_capacity"] == rules.row_capacity
+        assert check_certificate(cert).value == result.value
+        default = solve(base, "diff", 0, line=False, core="native", memory=MEMORY)[0].value
+        if default != result.value:
+            tampered = dict(cert, rules=dict(cert["rules"], profi_tie="owner", row_capacity=5))
+            with pytest.raises(CertificateError):
+                check_certificate(tampered)
+            tampered_checks += 1
+    assert tampered_checks >= 1  # (capacity 2 changes the value: 3, not 0)
+    bad = dict(build_bound_certificate(search), rules={"row_capacity": "5"})
+    with pytest.raises(CertificateError, match="'rules' must be an object with"):
+        check_certificate(bad)
