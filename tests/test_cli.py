@@ -275,3 +275,18 @@ def test_turn_with_a_single_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert "player 1: 5 takes row 3 (43: 1 head)" in out
     assert main(["turn", "--variant", "profi", "--rows", "12/37/43/58", "--plays", "41"]) == 0
     assert "41 goes to the start of row 3" in capsys.readouterr().out
+
+
+def test_version_and_python_m(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"take6 {metadata.version('take6')}\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "take6", "turn", "--rows", "12/37/43/58", "--plays", "74"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("player 1: 74 goes to the end of row 4")

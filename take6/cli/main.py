@@ -52,6 +52,28 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
+def version() -> str:
+    """The installed distribution's version ("unknown" when run from a source tree that was
+    never installed)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("take6")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class _Version(argparse.Action):
+    """``--version``, looked up only when asked (the metadata import costs every command)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(f"take6 {version()}")
+        parser.exit()
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``take6`` parser. With ``argv``, only what that command needs is registered: a
     built-in command loads no plugin, a plugin's command (named as its entry point) loads only
@@ -60,6 +82,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="take6",
         description="6 nimmt! rules engine, rules verifier and exact solver.",
     )
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     _add_turn(sub)
