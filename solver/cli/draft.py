@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import textwrap
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
-from solver.cli.solve import line_table
+from solver.cli.solve import ProgressLine, _clock, _count, line_table
 from solver.problem import CORES, Objective, default_objective
 from take6.cards import HEADS
 from take6.display.terminal import console as make_console
@@ -79,6 +80,13 @@ def register(subparsers: Any) -> None:
         help="the compiled core's transposition table budget, e.g. 512M or 4G (default: a "
         "quarter of the machine's memory, at most 4G)",
     )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (first picks valued, draft nodes, leaves, elapsed); "
+        "default: on when stderr is a terminal",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -98,21 +106,39 @@ def run(args: argparse.Namespace) -> int:
 
         memory = parse_memory(args.memory)
         check_memory(memory)
-    result = solve_draft(
-        args.players,
-        args.hand_size,
-        args.first_picker - 1,
-        objective,
-        args.player - 1,
-        time_limit=args.time_limit,
-        core=args.core,
-        memory=memory,
-    )
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    line = DraftProgressLine() if show else None
+    try:
+        result = solve_draft(
+            args.players,
+            args.hand_size,
+            args.first_picker - 1,
+            objective,
+            args.player - 1,
+            time_limit=args.time_limit,
+            core=args.core,
+            memory=memory,
+            progress=line,
+        )
+    finally:
+        if line is not None:
+            line.close()
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         print_result(result)
     return 0
+
+
+class DraftProgressLine(ProgressLine):
+    """The draft's progress line on stderr (see :class:`solver.cli.solve.ProgressLine`)."""
+
+    def __call__(self, done: int, total: int, nodes: int, leaves: int, secs: float) -> None:  # type: ignore[override]
+        self.show(
+            secs,
+            f"first picks valued {done}/{total}  draft nodes {_count(nodes)}  "
+            f"leaves {_count(leaves)}  {_clock(secs)}",
+        )
 
 
 def meaning(r: DraftResult) -> str:

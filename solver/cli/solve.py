@@ -160,15 +160,19 @@ class ProgressLine:
     def __call__(
         self, nodes: int, filled: int, cap: int, secs: float, lo: Fraction, hi: Fraction
     ) -> None:
+        rate = nodes / secs if secs > 0 else 0.0
+        fill = f"{100 * filled / cap:.0f}% of {_count(cap)}" if cap else "-"
+        self.show(
+            secs,
+            f"nodes {_count(nodes)}  {_count(int(rate))}/s  table {fill}  "
+            f"value in [{_short(lo)}, {_short(hi)}]  {_clock(secs)}",
+        )
+
+    def show(self, secs: float, text: str) -> None:
+        """Write ``text`` (at most every 10 s when stderr is not a terminal)."""
         if not self.tty and secs - self.last < 10:
             return
         self.last = secs
-        rate = nodes / secs if secs > 0 else 0.0
-        fill = f"{100 * filled / cap:.0f}% of {_count(cap)}" if cap else "-"
-        text = (
-            f"nodes {_count(nodes)}  {_count(int(rate))}/s  table {fill}  "
-            f"value in [{_short(lo)}, {_short(hi)}]  {_clock(secs)}"
-        )
         if self.tty:
             sys.stderr.write("\r\x1b[2K" + text)
         else:

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -201,6 +202,11 @@ class DraftResult:
         }
 
 
+DraftProgress = Callable[[int, int, int, int, float], None]
+"""``progress(picks_done, picks, nodes, leaves, seconds)``: called about twice a second while a
+draft is solved (first picks valued so far out of all, draft nodes, leaves solved, elapsed)."""
+
+
 def draft_rules(players: int, hand_size: int, first_picker: int = 0) -> Rules:
     """The Logik rules of a draft study, validated; raises :class:`DraftError` (one line)."""
     for name, v in (("players", players), ("hand size", hand_size), ("first picker", first_picker)):
@@ -261,8 +267,13 @@ class DraftSearch:
         table_cap: int = 2_000_000,
         core: str = "auto",
         memory: int | None = None,
+        progress: DraftProgress | None = None,
     ) -> None:
         self.rules = draft_rules(players, hand_size, first_picker)
+        self.progress = progress
+        self.picks_done = 0
+        self.picks_total = 0
+        self.reported = 0.0
         self.players = players
         self.hand_size = hand_size
         self.first_picker = first_picker
@@ -343,10 +354,21 @@ class DraftSearch:
         st.nodes += 1
         deadline = self.deadline
         if st.nodes & 255 == 0:
-            if deadline is not None and time.perf_counter() > deadline:
+            now = time.perf_counter()
+            if deadline is not None and now > deadline:
                 self.stopped = True
             if self.play.stopped:
                 self.stopped = True
+            if self.progress is not None and now - self.reported >= 0.5:
+                self.reported = now
+                self.report(now)
+
+    def report(self, now: float | None = None) -> None:
+        """Call the progress callback with the counters now."""
+        if self.progress is not None:
+            secs = (time.perf_counter() if now is None else now) - self.started
+            st = self.stats
+            self.progress(self.picks_done, self.picks_total, st.nodes, st.leaves, secs)
 
     def value(self, masks: Masks, alpha: Num = -INF, beta: Num = INF) -> tuple[Num, Num]:
         """Bounds ``(lo, hi)`` on the draft value of ``masks`` for the window ``(alpha, beta)``:
@@ -500,6 +522,7 @@ def solve_draft(
     play: bool = True,
     core: str = "auto",
     memory: int | None = None,
+    progress: DraftProgress | None = None,
 ) -> DraftResult:
     """Solve the Logik draft with ``players`` hands of ``hand_size`` (deck 1..k·n+4), the
     ``first_picker`` (0-based seat) picking first, for ``objective`` from ``player``'s view
@@ -512,9 +535,9 @@ def solve_draft(
 
     Every first pick is valued exactly (each is searched to its exact value, with an
     aspiration window first); ``core`` picks the play solver of the leaves (``"auto"``: the
-    compiled core when built; ``memory`` its table budget). ``play`` also finds the principal
-    draft line and the play that
-    follows. With a ``time_limit`` (seconds, for the draft and the play solver together) the
+    compiled core when built; ``memory`` its table budget); ``progress`` is called about twice a
+    second (:data:`DraftProgress`). ``play`` also finds the principal draft line and the play
+    that follows. With a ``time_limit`` (seconds, for the draft and the play solver together) the
     result may be unsolved, with proven bounds. Raises :class:`DraftError` for bad settings.
     """
     if time_limit is not None and not time_limit > 0:
@@ -530,6 +553,7 @@ def solve_draft(
         table_cap=table_cap,
         core=core,
         memory=memory,
+        progress=progress,
     )
     collecting = gc.isenabled()
     gc.disable()  # millions of small acyclic tuples: see solver.api.solve
@@ -537,6 +561,7 @@ def solve_draft(
         root = ds.root()
         picks: list[PickValue] = []
         guess: Num = 0
+        ds.picks_total = len(ds.pool(root))
         for c in reversed(ds.pool(root)):  # high cards first, as in the search
             child = ds.child(root, c)
             v = ds.exact(child, guess)
@@ -545,6 +570,8 @@ def solve_draft(
             lo, hi = ds.value(child)
             exact = Fraction(lo) if lo == hi else None
             picks.append(PickValue(c, exact, Fraction(lo), Fraction(hi)))
+            ds.picks_done += 1
+            ds.report()
         picks.sort(key=lambda p: p.card)
         maximise = ds.maximiser[first_picker]
         pick = max if maximise else min

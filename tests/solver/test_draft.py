@@ -328,3 +328,12 @@ def test_cli_draft_says_which_core_ran(capsys: pytest.CaptureFixture[str]) -> No
     assert json.loads(capsys.readouterr().out)["core"] == "native"
     assert main(["draft", "--hand-size", "2", "--memory", "1K"]) == 2
     assert "memory" in capsys.readouterr().err
+
+
+def test_progress_reports_first_picks_valued() -> None:
+    calls: list[tuple[int, int, int, int, float]] = []
+    result = solve_draft(2, 4, progress=lambda *a: calls.append(a))
+    assert result.solved
+    done = [c[0] for c in calls]
+    assert done == sorted(done) and done[-1] == calls[-1][1] == 12  # 12 cards to pick first
+    assert all(c[2] >= 0 and c[3] >= 0 and c[4] >= 0 for c in calls)
