@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from take6.cli.common import EXIT_USAGE, _one_line, _Parser
+from take6.cli.completion import _add_completion
 from take6.cli.play import _add_play
 from take6.cli.replay import _add_replay
 from take6.cli.turn import _add_turn
@@ -26,7 +27,7 @@ from take6.errors import Take6Error
 # -- dispatcher -----------------------------------------------------------------------------
 
 
-BUILTIN_COMMANDS = ("turn", "play", "replay")
+BUILTIN_COMMANDS = ("turn", "play", "replay", "completion")
 """The commands of the engine itself: running one loads no plugin (no z3, no solver)."""
 
 
@@ -88,6 +89,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     _add_turn(sub)
     _add_play(sub)
     _add_replay(sub)
+    _add_completion(sub)
     command = None if argv is None else _command_of(argv)
     if command in BUILTIN_COMMANDS:
         return parser
