@@ -10,28 +10,7 @@ table, walked with the reference rules by the one walker :mod:`solver.walk`, as 
 writer does (:mod:`solver.verify.certificate`); positions missing from the table are re-solved
 exactly.
 
-Node id: the compact notation of the position (:func:`take6.notation.format_position`), with the
-bull piles taken since the root (so ``parse_position(node)`` is the position itself). Attributes,
-all scalars so the graph can be written as GraphML:
-
-* ``value`` (exact, ``"p/q"``) and ``value_float``: the value of the position for the problem
-  (the same objective and player as the root; heads taken from this position on);
-* ``strategy_p0``, ``strategy_p1``, ...: each player's optimal mixed strategy over their cards,
-  compactly (``"4:2/3 90:1/3"``; for a paranoid coalition the marginals of its joint strategy);
-* ``strategies``: JSON text, ``{"players": {"0": {"4": "2/3", ...}, ...}, "max": [[[cards], "p/q"],
-  ...], "min": [...]}`` (joint strategies of the max and min sides, seats in order);
-* ``turn``: turns played since the root; ``hand_size``: cards left in each hand;
-  ``terminal``: the hands are empty (value 0, no strategies).
-
-Edge attributes: ``cards`` (the cards played, by seat, ``"4 93"``), ``probability`` (exact) and
-``probability_float`` (of the joint choice under the node's optimal strategies; 0 outside the
-support), ``heads`` (heads each player took in the turn, by seat, ``"0 7"``), ``choices`` (the
-row choices made, ``"1:2"`` for seat 1 taking row 2, from 0 and space-separated; empty when
-none) and ``payoff`` (exact: the weighted heads of the turn for the problem, so a node's value
-is the probability-weighted sum of ``payoff`` plus the child's value over its edges).
-
-The graph itself carries ``position``, ``objective``, ``player`` (a seat, from 0), ``value`` and
-``support_only``.
+The node and edge attributes (the GraphML schema) are documented in ``docs/graph.md``.
 """
 
 from __future__ import annotations

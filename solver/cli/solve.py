@@ -58,7 +58,19 @@ def register(subparsers: Any) -> None:
         "--graphml",
         metavar="FILE",
         help="write the solved position graph (optimal supports, values and strategies) to "
-        "FILE as GraphML",
+        "FILE as GraphML (schema: docs/graph.md)",
+    )
+    p.add_argument(
+        "--graph-all",
+        action="store_true",
+        help="with --graphml: follow every joint card choice, not only the optimal supports",
+    )
+    p.add_argument(
+        "--graph-max-nodes",
+        type=int,
+        default=20_000,
+        metavar="N",
+        help="with --graphml: refuse a graph of more than N positions (default 20000)",
     )
     p.add_argument(
         "--time-limit", type=float, metavar="S", help="stop after S seconds (report bounds)"
@@ -257,6 +269,10 @@ def run_solve(args: argparse.Namespace) -> int:
 
     position = read_position(args.position)
     check_limits(args)
+    if (args.graph_all or args.graph_max_nodes != 20_000) and not args.graphml:
+        raise SolverError("--graph-all and --graph-max-nodes go with --graphml FILE")
+    if args.graph_max_nodes < 1:
+        raise SolverError(f"--graph-max-nodes must be at least 1, got {args.graph_max_nodes}")
     for flag, name in (("--certificate", args.certificate), ("--graphml", args.graphml)):
         if name is not None and not name.strip():
             raise SolverError(f"{flag} needs a file name, got an empty one")
@@ -292,10 +308,16 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.graphml:
             from solver.graph import graph_from_search, write_graphml  # networkx when asked
 
-            graph = graph_from_search(search)
-            with file_errors("the graph", args.graphml):
-                write_graphml(graph, args.graphml)
-            graph_size = (graph.number_of_nodes(), graph.number_of_edges())
+            try:
+                graph = graph_from_search(
+                    search, support_only=not args.graph_all, max_nodes=args.graph_max_nodes
+                )
+            except SolverError as exc:  # too large: the value is printed all the same
+                refused.append(f"no graph: {exc} (--graph-max-nodes)")
+            else:
+                with file_errors("the graph", args.graphml):
+                    write_graphml(graph, args.graphml)
+                graph_size = (graph.number_of_nodes(), graph.number_of_edges())
     # The result (the bounds, when not solved) is printed in every case: work is never lost.
     if args.json:
         data = result.to_json()

@@ -197,3 +197,24 @@ def test_sigterm_ends_the_search_with_its_bounds(core: str) -> None:
     assert data["interrupted"] is True and data["solved"] is False
     lower, upper = Fraction(data["lower"]), Fraction(data["upper"])
     assert lower <= upper
+
+
+def test_graph_all_and_max_nodes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import networkx as nx
+
+    pos = "logik:10 1/2/3/4 5,8,9|6,7,10"
+    supports, every = tmp_path / "s.graphml", tmp_path / "a.graphml"
+    assert main(["solve", pos, "--graphml", str(supports)]) == 0
+    assert main(["solve", pos, "--graphml", str(every), "--graph-all"]) == 0
+    capsys.readouterr()
+    small, big = nx.read_graphml(supports), nx.read_graphml(every)
+    assert set(small.nodes) < set(big.nodes)
+    assert big.graph["support_only"] is False and small.graph["support_only"] is True
+    # Too large a graph: the value is printed all the same, and the exit status says no graph.
+    assert (
+        main(["solve", pos, "--graphml", str(every), "--graph-all", "--graph-max-nodes", "5"]) == 2
+    )
+    out, err = capsys.readouterr()
+    assert "value 0" in out and "no graph" in err and "more than 5 nodes" in err
+    assert main(["solve", pos, "--graph-all"]) == 2
+    assert "go with --graphml" in capsys.readouterr().err
