@@ -95,7 +95,8 @@ def test_game_string_round_trips(name: str) -> None:
 
 def test_defaults_and_game_info() -> None:
     game = pyspiel.load_game("python_take6")
-    assert game.get_parameters() == os6.DEFAULT_PARAMS
+    # rounds=0 (the default) is one round without a target: the canonical parameters say so.
+    assert game.get_parameters() == {**os6.DEFAULT_PARAMS, "rounds": 1}
     assert game.num_players() == 2
     assert game.num_distinct_actions() == 104 + 4
     assert game.max_chance_outcomes() == 104
@@ -133,7 +134,9 @@ def test_position_parameter_is_canonical() -> None:
         ({"variant": "chess"}, "unknown variant"),
         ({"players": 11}, "players must be"),
         ({"returns": "win"}, "returns must be"),
-        ({"rounds": 0}, "rounds must be"),
+        ({"rounds": -1}, "rounds must be"),
+        ({"target": -5}, "target must be"),
+        ({"target": 66, "hand_size": 2}, "might never end"),
         ({"colour": "red"}, "Unknown parameter 'colour'"),
         ({"position": "logik:8 1/4/6/8 2.3|5.7"}, "variant=standard does not match"),
         ({"variant": "logik", "players": 3, "position": "logik:8 1/4/6/8 2.3|5.7"}, "players=3"),
@@ -357,7 +360,7 @@ def test_kids_piles_are_hidden_from_everyone() -> None:
     obs.set_from(state, 0)
     assert not obs.dict["hands"].any()
     assert "?3|?3" in state.observation_string(0)
-    assert "d?" in state.information_state_string(0)
+    assert "deal ?3|?3 rows" in state.information_state_string(0)
 
 
 def test_information_state_tensor_records_the_history() -> None:
