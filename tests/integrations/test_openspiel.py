@@ -439,7 +439,7 @@ def test_sequential_node_takes_the_owners_action_only() -> None:
         state.apply_actions([105, 49])  # the owner's action is checked
     state.apply_actions([0, 105])  # seat 0's id is ignored
     assert os6.engine_state(state).piles == ((), (20,))
-    with pytest.raises(Exception, match="2 actions for 3 players|1 actions for 2 players"):
+    with pytest.raises(Exception, match="1 actions for 2 players"):
         state.apply_actions([6])
 
 
