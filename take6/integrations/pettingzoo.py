@@ -3,7 +3,10 @@
 This module imports :mod:`pettingzoo`, :mod:`gymnasium` and :mod:`numpy` at the top, so it is
 importable only with the extra installed; ``import take6`` never imports it.
 
-* :func:`env` — an AEC environment (``pettingzoo.AECEnv``): one agent acts per step.
+* :func:`env` — an AEC environment (``pettingzoo.AECEnv``): one agent acts per step. As for
+  PettingZoo's classic games, it comes in ``OrderEnforcingWrapper`` (``env().unwrapped`` and
+  :data:`raw_env` are the bare :class:`Take6AECEnv`). There is no ``AssertOutOfBoundsWrapper``:
+  the environment itself refuses (or penalises) an out-of-range action with the reason.
 * :func:`parallel_env` — a parallel environment (``pettingzoo.ParallelEnv``): all agents that
   must act now act in one step.
 
@@ -76,9 +79,48 @@ turn               1       turns completed in this round
 The length is ``4*104 + R*C + 2*R + 6 + 3*n + 1`` (463 for the standard game with 4 players);
 :data:`SEGMENTS` and :func:`observation_layout` give the slices.
 
+Every ``info`` carries ``info["action_mask"]``, the same mask (for libraries that read masks
+there).
+
+Global state (``state()``, ``state_space``, for centralised critics such as MAPPO's): a float32
+vector, every hand visible; :func:`state_layout` gives its slices:
+
+=================  ======  ======================================================================
+segment            length  content
+=================  ======  ======================================================================
+observation        L       seat 0's observation (so its relative seats are the seats)
+hands              n*N     1 if seat p holds card c (index p*104 + c-1); Kids: the card's place in
+                           the face-down pile, 1 for the next card played
+chosen             n       the card each seat chose face down this turn (0: none yet)
+to_act             n       1 for each seat that must act now
+=================  ======  ======================================================================
+
 Rewards: each bull-pile take gives its owner ``-heads`` at the step that takes it (``+heads`` in
 Kids, where the most heads win), so an agent's rewards add up to minus its final total (Kids:
 plus). Every agent is terminated when the game ends; there is no truncation.
+
+Illegal actions (``illegal_action``, both forms): ``"raise"`` (the default) raises
+:class:`take6.errors.IllegalActionError` naming the action and the legal ones, and changes
+nothing. ``"penalise"`` gives the offending agent ``illegal_reward`` (default -100) and 0 to the
+others, terminates every agent and puts the reason in ``infos[agent]["illegal_action"]``, as
+PettingZoo's ``TerminateIllegalWrapper`` does; the observations then show the game over (masks
+all 0) and the engine state stays as it was before the illegal action. ``None``, a float, an
+index out of range, a card not in hand, a row when a card is due, an agent who is not to act:
+all are illegal. In the parallel form the step's actions are all checked first: if any is
+illegal, none is applied and every offender is penalised.
+
+Rendering (``render_mode``): ``"ansi"`` returns the state in one line, ``"human"`` prints it,
+``"rgb_array"`` draws the table (rows, every hand, each player's round heads and total) with
+matplotlib's Agg backend (no display and no system library: the ``rl`` extra installs it).
+
+PettingZoo's tests
+------------------
+``api_test``, ``seed_test``, ``parallel_api_test`` and ``render_test`` pass for every variant;
+``parallel_seed_test`` passes with ``illegal_action="penalise"``: it samples actions without
+the mask, so under ``"raise"`` it stops at the first illegal sample (an ``IllegalActionError``,
+by design). ``max_cycles_test`` does not apply: it needs a ``max_cycles`` argument, and a game
+of 6 nimmt! ends by its rules (never truncated). ``aec_to_parallel`` does not apply either (see
+below).
 
 Parallel form
 -------------
@@ -90,7 +132,7 @@ actions of exactly the agents whose action mask is not all 0 — every player at
 simultaneous card choice (so no order and no hiding are needed), the one owner of a pending
 row choice, the Logik picker, the Kids player whose turn it is. The API wants an action from
 every live agent at every step; the actions of agents with an all-0 mask are ignored. An illegal
-action of an agent who must act raises :class:`take6.errors.IllegalActionError` in both forms.
+action of an agent who must act (or a missing one) raises or is penalised, as above.
 """
 
 from __future__ import annotations
