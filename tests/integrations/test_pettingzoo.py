@@ -512,13 +512,12 @@ def test_global_state_shows_face_down_choices() -> None:
     )
 
 
-def _env_fn(**kw: Any) -> Any:
-    return env(variant="profi", players=3, **kw)
-
-
+@pytest.mark.parametrize(("variant", "players"), CASES)
 @pytest.mark.usefixtures("only_expected_warnings")
-def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
-    render_test(_env_fn)
+def test_pettingzoo_render_test(
+    variant: str, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    render_test(lambda **kw: env(variant=variant, players=players, **kw))
     assert "round 1, turn" in capsys.readouterr().out  # human mode prints
 
 
