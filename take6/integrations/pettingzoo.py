@@ -103,7 +103,8 @@ Illegal actions (``illegal_action``, both forms): ``"raise"`` (the default) rais
 :class:`take6.errors.IllegalActionError` naming the action and the legal ones, and changes
 nothing. ``"penalise"`` gives the offending agent ``illegal_reward`` (default -100) and 0 to the
 others, terminates every agent and puts the reason in ``infos[agent]["illegal_action"]``, as
-PettingZoo's ``TerminateIllegalWrapper`` does; the observations then show the game over (masks
+PettingZoo's ``TerminateIllegalWrapper`` does (the reason names the action and the agent's
+legal indices only, nothing hidden); the observations then show the game over (masks
 all 0) and the engine state stays as it was before the illegal action. ``None``, a float, an
 index out of range, a card not in hand, a row when a card is due, an agent who is not to act:
 all are illegal. In the parallel form the step's actions are all checked first: if any is
@@ -163,6 +164,7 @@ from take6.state import (
     random_deal,
     step,
 )
+from take6.text import excerpt
 from take6.turn import GameOver, Placed, Revealed, RoundScored
 
 __all__ = [
@@ -569,6 +571,12 @@ class _EnvCommon:
     def _info(self, agent: str) -> dict[str, Any]:
         return {"action_mask": self.game.mask(_seat(agent))}
 
+    @staticmethod
+    def _reason(agent: str, action: Any, legal: list[int]) -> str:
+        """Why ``agent``'s action was penalised, in words that show only what ``agent`` may see
+        (the exception's message shows the whole state, every hand included)."""
+        return f"{excerpt(action)} is not a legal action of {agent} now (legal: {legal})"
+
     def render(self) -> Any:
         """``ansi``: the state in one line (:meth:`take6.state.State.describe`); ``human``: that
         line printed; ``rgb_array``: a picture of the table (every hand shown) as a
@@ -635,6 +643,7 @@ class Take6AECEnv(_EnvCommon, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
+        legal = np.flatnonzero(self.game.mask(_seat(agent))).tolist()
         refusal = self.game.refusal(_seat(agent), action)
         if refusal is None:
             rewards = self.game.act(_seat(agent), int(action))
@@ -651,7 +660,7 @@ class Take6AECEnv(_EnvCommon, AECEnv):  # type: ignore[misc]
             self.terminations[a] = over
             self.infos[a] = self._info(a)
         if refusal is not None:
-            self.infos[agent]["illegal_action"] = str(refusal)
+            self.infos[agent]["illegal_action"] = self._reason(agent, action, legal)
         self._accumulate_rewards()
         self._select()
 
@@ -697,13 +706,9 @@ class Take6ParallelEnv(_EnvCommon, ParallelEnv):  # type: ignore[misc]
         missing = [a for a in acting if a not in actions]
         if missing and self.illegal_action == "raise":
             raise IllegalActionError(f"no action for {missing}, who must act now")
-        refusals = {
-            a: IllegalActionError(f"no action for {a}, who must act now")
-            if a not in actions
-            else self.game.refusal(_seat(a), actions[a])
-            for a in acting
-        }
+        refusals = {a: self.game.refusal(_seat(a), actions.get(a)) for a in acting}
         refused = {a: r for a, r in refusals.items() if r is not None}
+        legal = {a: np.flatnonzero(self.game.mask(_seat(a))).tolist() for a in refused}
         rewards = dict.fromkeys(self.agents, 0.0)
         if refused and self.illegal_action == "raise":
             raise next(iter(refused.values()))
@@ -722,8 +727,8 @@ class Take6ParallelEnv(_EnvCommon, ParallelEnv):  # type: ignore[misc]
         terminations = dict.fromkeys(live, over)
         truncations = dict.fromkeys(live, False)
         infos = {a: self._info(a) for a in live}
-        for a, refusal in refused.items():
-            infos[a]["illegal_action"] = str(refusal)
+        for a in refused:
+            infos[a]["illegal_action"] = self._reason(a, actions.get(a), legal[a])
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos

@@ -366,7 +366,9 @@ def test_penalised_illegal_action_ends_the_aec_game() -> None:
     e.step(not_held - 1)
     assert e.rewards == {"player_0": 0.0, "player_1": -7.0, "player_2": 0.0}
     assert all(e.terminations.values()) and not any(e.truncations.values())
-    assert "not in player 2's hand" in e.infos["player_1"]["illegal_action"]
+    legal = [c - 1 for c in hands[1]]
+    reason = f"{not_held - 1} is not a legal action of player_1 now (legal: {legal})"
+    assert e.infos["player_1"]["illegal_action"] == reason  # no other hand shown
     assert "illegal_action" not in e.infos["player_0"]
     for a in e.agents:
         assert not e.observe(a)["action_mask"].any()
@@ -404,14 +406,14 @@ def test_penalised_illegal_action_ends_the_parallel_game() -> None:
     _, rewards, terms, truncs, infos = p.step(actions)
     assert rewards == {"player_0": 0.0, "player_1": -100.0, "player_2": -100.0}
     assert all(terms.values()) and not any(truncs.values()) and p.agents == []
-    assert "illegal action index 104" in infos["player_1"]["illegal_action"]
+    assert infos["player_1"]["illegal_action"].startswith("104 is not a legal action of player_1")
     assert "illegal_action" not in infos["player_0"]
     assert p.game_state is before  # nothing was applied, not even player_0's legal choice
     q = parallel_env(players=2, illegal_action="penalise")
     q.reset(seed=0)
     _, rewards, terms, _, infos = q.step({"player_0": q.game_state.hands[0][0] - 1})
     assert rewards == {"player_0": 0.0, "player_1": -100.0}
-    assert "no action for player_1" in infos["player_1"]["illegal_action"]
+    assert infos["player_1"]["illegal_action"].startswith("None is not a legal action of player_1")
     with pytest.raises(RuntimeError, match="reset"):
         q.step({})
 
