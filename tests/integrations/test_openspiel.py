@@ -534,3 +534,23 @@ def test_target_plays_the_real_game() -> None:
     both = os6.load_game(variant="standard", players=3, target=20, rounds=2)
     assert both.config.rules.end == EndCondition(target=20, rounds=2)
     pyspiel.random_sim_test(both, num_sims=2, serialize=True, verbose=False)
+
+
+def test_deal_orders_collapse_into_one_information_set() -> None:
+    """Every deal of a tiny game: the first decision's information sets are one per (own card,
+    set of row cards), not one per order in which those cards came."""
+    game = os6.load_game(variant="taktik", players=2, hand_size=1)
+    deck = game.config.rules.deck_size
+    assert deck == 6
+    seen: set[str] = set()
+    deals = 0
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_chance_node():
+            stack.extend(state.child(a) for a, _ in state.chance_outcomes())
+            continue
+        deals += 1
+        seen.add(state.information_state_string(0))
+    assert deals == 720  # 6 * 5 * 4 * 3 * 2 deal orders
+    assert len(seen) == 6 * 5  # own card, then 4 row cards out of the 5 left
