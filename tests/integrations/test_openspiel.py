@@ -406,13 +406,13 @@ def test_heads_table_is_the_engines() -> None:
 # -- rl_environment, clones, canonical information states, the target -----------------------
 
 
-@pytest.mark.parametrize("variant", ["standard", "profi"])
+@pytest.mark.parametrize("variant", ["standard", "profi", "logik", "kids"])
 def test_rl_environment_plays_through_row_choices(variant: str) -> None:
     """rl_environment passes one action per player at every node of a simultaneous game, row
     choices included: the owner's counts, the others' (any id) are ignored."""
     from open_spiel.python import rl_environment
 
-    game = os6.load_game(variant=variant, players=4, hand_size=10)
+    game = os6.load_game(variant=variant, players=4, hand_size=6 if variant == "logik" else 10)
     sampler = rl_environment.ChanceEventSampler(seed=4)
     env = rl_environment.Environment(game, enable_legality_check=True, chance_event_sampler=sampler)
     rng = random.Random(variant)
@@ -426,7 +426,8 @@ def test_rl_environment_plays_through_row_choices(variant: str) -> None:
                 row_choices += os6.engine_state(env.get_state).phase is Phase.ROW_CHOICE
             step = env.step([rng.choice(a) if a else 0 for a in legal])
         heads = [sum(r[p] for r in os6.engine_state(env.get_state).round_scores) for p in range(4)]
-        assert step.rewards == [-h for h in heads]
+        sign = 1 if variant == "kids" else -1  # in Kids the most heads win
+        assert step.rewards == [sign * h for h in heads]
     assert row_choices > 0
 
 
