@@ -736,7 +736,8 @@ class Take6ParallelEnv(_EnvCommon, ParallelEnv):  # type: ignore[misc]
 
 def _draw(state: State, aborted: bool) -> npt.NDArray[np.uint8]:
     """The table as an RGB array: the rows (bull heads under each card), each player's hand,
-    bull pile heads and total, and a line saying the round, turn and phase."""
+    bull pile heads and total, and a line saying the round, turn, phase and the revealed cards
+    still to place."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -764,6 +765,19 @@ def _draw(state: State, aborted: bool) -> npt.NDArray[np.uint8]:
         ax.text(x + 0.5, y + 0.8, "*" * heads, ha="center", va="center", fontsize=5)
 
     phase = "ended by an illegal action" if aborted else state.phase.value
+    pending = state.pending.card if state.pending is not None else None
+    waiting = [f"{c} (player {p + 1}{', row?' * (c == pending)})" for c, p in state.queue]
+    if waiting:
+        phase += "; to place: " + ", ".join(waiting)
+    ax.text(
+        width - 0.2,
+        1 + rules.rows + 0.1,
+        "heads: round / total",
+        color="white",
+        fontsize=7,
+        ha="right",
+        va="center",
+    )
     ax.text(
         0.2,
         0.6,
