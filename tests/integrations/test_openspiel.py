@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import pickle
 import random
+import signal
+import subprocess
+import sys
 from typing import Any
 
 import pyspiel
@@ -555,3 +558,37 @@ def test_deal_orders_collapse_into_one_information_set() -> None:
         seen.add(state.information_state_string(0))
     assert deals == 720  # 6 * 5 * 4 * 3 * 2 deal orders
     assert len(seen) == 6 * 5  # own card, then 4 row cards out of the 5 left
+
+
+_CPP_BOT = """
+import pyspiel
+from open_spiel.python.games import tic_tac_toe  # registers python_tic_tac_toe
+import take6.integrations.openspiel
+game = pyspiel.load_game({name!r})
+state = game.new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.chance_outcomes()[0][0])
+evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+if {ismcts!r}:
+    kind = pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT
+    bot = pyspiel.ISMCTSBot(1, evaluator, 2.0, 20, -1, kind, False, False)
+else:
+    bot = pyspiel.MCTSBot(game, evaluator, 2.0, 20, 1000, False, 42, False)
+print(bot.step(state))
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "ismcts"),
+    [
+        ("python_tic_tac_toe", False),  # OpenSpiel's own Python game: the limit is OpenSpiel's
+        ("turn_based_simultaneous_game(game=python_take6(hand_size=2,known_hands=True))", False),
+        ("turn_based_simultaneous_game(game=python_take6(hand_size=2))", True),
+    ],
+)
+def test_cpp_search_bots_crash_on_python_games(name: str, ismcts: bool) -> None:
+    """What docs/integrations.md says: the C++ MCTS and ISMCTS bots die (SIGSEGV) on Python
+    games. When an OpenSpiel release fixes that, this fails: update the docs."""
+    code = _CPP_BOT.format(name=name, ismcts=ismcts)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert done.returncode == -signal.SIGSEGV, done.stderr[-500:]
