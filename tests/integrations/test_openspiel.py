@@ -54,6 +54,9 @@ SIM_GAMES = [
     "python_take6(variant=kids,players=4,hand_size=2,known_hands=True)",
     "python_take6(variant=standard,players=3,position=standard 12/37/43/58 14.61|15.44|2.90 "
     "-|55|- 0.12.3,rounds=2)",
+    "python_take6(variant=standard,players=3,position=standard 12/37/43/58 14.61|15.44|2.90 "
+    "-|55|- 0.12.3,target=25,rounds=3)",
+    "python_take6(variant=profi,players=3,target=30,rounds=3)",
 ]
 
 
