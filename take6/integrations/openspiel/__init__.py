@@ -46,8 +46,8 @@ Model
   CFR and its kin. After the deal come the decisions in order (plays, row choices, picks).
 * **Clones** (what every tree algorithm calls at each node) share the game's validated
   :class:`Config` and the state's one immutable data value (``_Data``: the engine state, the
-  log) instead of deep-copying them: about 0.002 ms instead of 0.37 ms, and OpenSpiel's CFR+
-  runs in half the time (``bench/openspiel_clone.py``).
+  log) instead of deep-copying them: a few microseconds instead of 0.35–0.55 ms, and OpenSpiel's
+  CFR+ runs two to three times as fast (``bench/openspiel_clone.py``).
 * **Bots**: OpenSpiel's C++ ``pyspiel.MCTSBot`` and ``pyspiel.ISMCTSBot`` crash (segmentation
   fault) on Python games — an OpenSpiel limit, not take6's. The Python
   ``open_spiel.python.algorithms.mcts.MCTSBot`` works on the turn-based form
