@@ -3,7 +3,10 @@
 This module imports :mod:`pettingzoo`, :mod:`gymnasium` and :mod:`numpy` at the top, so it is
 importable only with the extra installed; ``import take6`` never imports it.
 
-* :func:`env` — an AEC environment (``pettingzoo.AECEnv``): one agent acts per step.
+* :func:`env` — an AEC environment (``pettingzoo.AECEnv``): one agent acts per step. As for
+  PettingZoo's classic games, it comes in ``OrderEnforcingWrapper`` (``env().unwrapped`` and
+  :data:`raw_env` are the bare :class:`Take6AECEnv`). There is no ``AssertOutOfBoundsWrapper``:
+  the environment itself refuses (or penalises) an out-of-range action with the reason.
 * :func:`parallel_env` — a parallel environment (``pettingzoo.ParallelEnv``): all agents that
   must act now act in one step.
 
@@ -76,9 +79,49 @@ turn               1       turns completed in this round
 The length is ``4*104 + R*C + 2*R + 6 + 3*n + 1`` (463 for the standard game with 4 players);
 :data:`SEGMENTS` and :func:`observation_layout` give the slices.
 
+Every ``info`` carries ``info["action_mask"]``, the same mask (for libraries that read masks
+there).
+
+Global state (``state()``, ``state_space``, for centralised critics such as MAPPO's): a float32
+vector, every hand visible; :func:`state_layout` gives its slices:
+
+=================  ======  ======================================================================
+segment            length  content
+=================  ======  ======================================================================
+observation        L       seat 0's observation (so its relative seats are the seats)
+hands              n*N     1 if seat p holds card c (index p*104 + c-1); Kids: the card's place in
+                           the face-down pile, 1 for the next card played
+chosen             n       the card each seat chose face down this turn (0: none yet)
+to_act             n       1 for each seat that must act now
+=================  ======  ======================================================================
+
 Rewards: each bull-pile take gives its owner ``-heads`` at the step that takes it (``+heads`` in
 Kids, where the most heads win), so an agent's rewards add up to minus its final total (Kids:
 plus). Every agent is terminated when the game ends; there is no truncation.
+
+Illegal actions (``illegal_action``, both forms): ``"raise"`` (the default) raises
+:class:`take6.errors.IllegalActionError` naming the action and the legal ones, and changes
+nothing. ``"penalise"`` gives the offending agent ``illegal_reward`` (default -100) and 0 to the
+others, terminates every agent and puts the reason in ``infos[agent]["illegal_action"]``, as
+PettingZoo's ``TerminateIllegalWrapper`` does (the reason names the action and the agent's
+legal indices only, nothing hidden); the observations then show the game over (masks
+all 0) and the engine state stays as it was before the illegal action. ``None``, a float, an
+index out of range, a card not in hand, a row when a card is due, an agent who is not to act:
+all are illegal. In the parallel form the step's actions are all checked first: if any is
+illegal, none is applied and every offender is penalised.
+
+Rendering (``render_mode``): ``"ansi"`` returns the state in one line, ``"human"`` prints it,
+``"rgb_array"`` draws the table (rows, every hand, each player's round heads and total) with
+matplotlib's Agg backend (no display and no system library: the ``rl`` extra installs it).
+
+PettingZoo's tests
+------------------
+``api_test``, ``seed_test``, ``parallel_api_test`` and ``render_test`` pass for every variant;
+``parallel_seed_test`` passes with ``illegal_action="penalise"``: it samples actions without
+the mask, so under ``"raise"`` it stops at the first illegal sample (an ``IllegalActionError``,
+by design). ``max_cycles_test`` does not apply: it needs a ``max_cycles`` argument, and a game
+of 6 nimmt! ends by its rules (never truncated). ``aec_to_parallel`` does not apply either (see
+below).
 
 Parallel form
 -------------
@@ -90,7 +133,7 @@ actions of exactly the agents whose action mask is not all 0 — every player at
 simultaneous card choice (so no order and no hiding are needed), the one owner of a pending
 row choice, the Logik picker, the Kids player whose turn it is. The API wants an action from
 every live agent at every step; the actions of agents with an all-0 mask are ignored. An illegal
-action of an agent who must act raises :class:`take6.errors.IllegalActionError` in both forms.
+action of an agent who must act (or a missing one) raises or is penalised, as above.
 """
 
 from __future__ import annotations
@@ -104,6 +147,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from take6.cards import HEADS, MAX_CARD
 from take6.errors import IllegalActionError, UsageError
@@ -120,6 +164,7 @@ from take6.state import (
     random_deal,
     step,
 )
+from take6.text import excerpt
 from take6.turn import GameOver, Placed, Revealed, RoundScored
 
 __all__ = [
@@ -131,6 +176,7 @@ __all__ = [
     "parallel_env",
     "raw_env",
     "rules_from_settings",
+    "state_layout",
 ]
 
 N_CARDS = MAX_CARD
@@ -222,6 +268,27 @@ def observation_layout(rules: Rules) -> dict[str, slice]:
     return out
 
 
+def state_layout(rules: Rules) -> dict[str, slice]:
+    """The slice of each segment of the global state vector (``state()``) under ``rules``."""
+    n, obs = rules.players, observation_layout(rules)["turn"].stop
+    sizes = {"observation": obs, "hands": n * N_CARDS, "chosen": n, "to_act": n}
+    out: dict[str, slice] = {}
+    start = 0
+    for name, size in sizes.items():
+        out[name] = slice(start, start + size)
+        start += size
+    return out
+
+
+def _state_high(rules: Rules) -> FloatArray:
+    lay = state_layout(rules)
+    high = np.ones(lay["to_act"].stop, dtype=np.float32)
+    high[lay["observation"]] = _observation_high(rules)
+    high[lay["hands"]] = rules.hand_size if rules.pile_play else 1
+    high[lay["chosen"]] = N_CARDS
+    return high
+
+
 def _observation_high(rules: Rules) -> FloatArray:
     """Upper bounds of the observation (the lower bound is 0 everywhere). A total is at most the
     target (or one below, with ``>=``) plus the heads of the whole deck taken in the last round,
@@ -267,12 +334,20 @@ class _Game:
         self.rng = random.Random()
         self.state = new_game(rules)
         self.last_played = [0] * rules.players
+        self.aborted = False
+        """True when an illegal action ended the game (``illegal_action="penalise"``)."""
 
     def reset(self, seed: int | None) -> None:
         if seed is not None:
             self.rng = random.Random(seed)
         self.state = self._advance(new_game(self.rules))
         self.last_played = [0] * self.rules.players
+        self.aborted = False
+
+    @property
+    def over(self) -> bool:
+        """The game is over: by the rules, or ended by an illegal action."""
+        return self.aborted or self.state.is_over
 
     def _advance(self, state: State) -> State:
         """Play the chance nodes (the shuffles) with the environment's RNG."""
@@ -281,8 +356,19 @@ class _Game:
         return state
 
     def to_act(self) -> tuple[int, ...]:
-        """Seats that must act now, in seat order."""
-        return tuple(sorted(self.state.to_act()))
+        """Seats that must act now, in seat order (none once the game is over)."""
+        return () if self.aborted else tuple(sorted(self.state.to_act()))
+
+    def refusal(self, seat: int, action: Any) -> IllegalActionError | None:
+        """Why ``seat``'s ``action`` cannot be applied now (None: it can); changes nothing."""
+        try:
+            index = _index(action, f"player_{seat}")
+            if seat in self.to_act() and 0 <= index < self.n_actions and self.mask(seat)[index]:
+                return None
+            self.act(seat, index)  # raises: the engine's own reason (the engine is pure)
+        except IllegalActionError as error:
+            return error
+        raise AssertionError("an action outside the mask was applied")  # pragma: no cover
 
     def action(self, seat: int, index: int) -> Action:
         """The engine action for action ``index`` of ``seat`` in the current phase."""
@@ -324,6 +410,8 @@ class _Game:
 
     def mask(self, seat: int) -> MaskArray:
         mask = np.zeros(self.n_actions, dtype=np.int8)
+        if self.aborted:
+            return mask
         for a in legal_actions(self.state, seat):
             if isinstance(a, (Play, Pick)):
                 mask[a.card - 1] = 1
@@ -362,8 +450,9 @@ class _Game:
                 v[lay["rows"].start + i * cap + j] = c
             v[lay["row_lengths"].start + i] = len(row)
             v[lay["row_heads"].start + i] = sum(HEADS[c] for c in row)
-        if s.phase in _PHASES:
-            v[lay["phase"].start + _PHASES.index(s.phase)] = 1
+        phase = Phase.GAME_OVER if self.aborted else s.phase
+        if phase in _PHASES:
+            v[lay["phase"].start + _PHASES.index(phase)] = 1
         if s.pending is not None:
             v[lay["pending"]] = (s.pending.card, 1 + rel[s.pending.player])
         own = s.chosen[seat] if s.chosen else None
@@ -377,6 +466,26 @@ class _Game:
 
     def observe(self, seat: int) -> Observation:
         return {"observation": self.vector(seat), "action_mask": self.mask(seat)}
+
+    def global_state(self) -> FloatArray:
+        """The state for a centralised critic (see ``state()`` in the module docstring)."""
+        s, lay = self.state, state_layout(self.rules)
+        v = np.zeros(lay["to_act"].stop, dtype=np.float32)
+        v[lay["observation"]] = self.vector(0)
+        cards = N_CARDS
+        for p, hand in enumerate(s.hands):
+            for i, c in enumerate(hand):
+                v[lay["hands"].start + p * cards + c - 1] = i + 1 if self.rules.pile_play else 1
+            chosen = s.chosen[p] if s.chosen else None
+            if chosen is not None:
+                v[lay["chosen"].start + p] = chosen
+        for p in self.to_act():
+            v[lay["to_act"].start + p] = 1
+        return v
+
+    def state_space(self) -> spaces.Box:
+        high = _state_high(self.rules)
+        return spaces.Box(np.zeros_like(high), high, dtype=np.float32)
 
     def spaces(self) -> tuple[spaces.Dict, spaces.Discrete]:
         high = _observation_high(self.rules)
@@ -402,15 +511,34 @@ def _index(action: Any, agent: str) -> int:
         raise IllegalActionError(f"{agent}: {action!r} is not an action index") from None
 
 
+ILLEGAL_ACTIONS = ("raise", "penalise")
+RENDER_MODES = ["ansi", "human", "rgb_array"]
+
+
 class _EnvCommon:
     """What the AEC and the parallel environment share: settings, spaces, rendering."""
 
     metadata: dict[str, Any]
 
-    def _setup(self, render_mode: str | None, settings: dict[str, Any]) -> None:
+    def _setup(
+        self,
+        render_mode: str | None,
+        illegal_action: str,
+        illegal_reward: float,
+        settings: dict[str, Any],
+    ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise UsageError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise UsageError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                f"got {render_mode!r}"
+            )
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise UsageError(
+                f"illegal_action must be 'raise' or 'penalise', got {illegal_action!r}"
+            )
         self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         self.rules = rules_from_settings(**settings)
         self.game = _Game(self.rules)
         self.possible_agents = [f"player_{p}" for p in range(self.rules.players)]
@@ -421,6 +549,7 @@ class _EnvCommon:
         self.action_spaces: dict[str, spaces.Discrete] = dict.fromkeys(
             self.possible_agents, act_space
         )
+        self.state_space: spaces.Box = self.game.state_space()
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -429,33 +558,62 @@ class _EnvCommon:
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
+    def state(self) -> FloatArray:
+        """The global state, every hand visible, for a centralised critic (``state_space``;
+        :func:`state_layout` gives its segments)."""
+        return self.game.global_state()
+
     @property
     def game_state(self) -> State:
         """The engine's state (every hand visible: for analysis, not for agents)."""
         return self.game.state
 
-    def render(self) -> str | None:
-        """``ansi``: the state in one line (:meth:`take6.state.State.describe`)."""
+    def _info(self, agent: str) -> dict[str, Any]:
+        return {"action_mask": self.game.mask(_seat(agent))}
+
+    @staticmethod
+    def _reason(agent: str, action: Any, legal: list[int]) -> str:
+        """Why ``agent``'s action was penalised, in words that show only what ``agent`` may see
+        (the exception's message shows the whole state, every hand included)."""
+        return f"{excerpt(action)} is not a legal action of {agent} now (legal: {legal})"
+
+    def render(self) -> Any:
+        """``ansi``: the state in one line (:meth:`take6.state.State.describe`); ``human``: that
+        line printed; ``rgb_array``: a picture of the table (every hand shown) as a
+        ``(height, width, 3)`` uint8 array, drawn with matplotlib."""
         if self.render_mode is None:
             return None
-        return self.game.state.describe()
+        text = self.game.state.describe() + (" (ended by an illegal action)" * self.game.aborted)
+        if self.render_mode == "ansi":
+            return text
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return _draw(self.game.state, self.game.aborted)
 
     def close(self) -> None:
         pass
 
 
 class Take6AECEnv(_EnvCommon, AECEnv):  # type: ignore[misc]
-    """The AEC environment (see the module docstring). Build it with :func:`env`."""
+    """The AEC environment, unwrapped (see the module docstring). :func:`env` wraps it."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - the PettingZoo convention
         "name": "take6_v0",
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
-    def __init__(self, render_mode: str | None = None, **settings: Any) -> None:
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -100.0,
+        **settings: Any,
+    ) -> None:
         super().__init__()
-        self._setup(render_mode, settings)
+        self._setup(render_mode, illegal_action, illegal_reward, settings)
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.game.reset(seed)
@@ -464,7 +622,7 @@ class Take6AECEnv(_EnvCommon, AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: self._info(a) for a in self.agents}
         self._select()
 
     def _select(self) -> None:
@@ -485,12 +643,24 @@ class Take6AECEnv(_EnvCommon, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.game.act(_seat(agent), _index(action, agent))
-        for a in self.agents:
-            self.rewards[a] = rewards[_seat(a)]
-        if self.game.state.is_over:
+        legal = np.flatnonzero(self.game.mask(_seat(agent))).tolist()
+        refusal = self.game.refusal(_seat(agent), action)
+        if refusal is None:
+            rewards = self.game.act(_seat(agent), int(action))
             for a in self.agents:
-                self.terminations[a] = True
+                self.rewards[a] = rewards[_seat(a)]
+        elif self.illegal_action == "raise":
+            raise refusal
+        else:
+            self.game.aborted = True
+            for a in self.agents:
+                self.rewards[a] = self.illegal_reward if a == agent else 0.0
+        over = self.game.over
+        for a in self.agents:
+            self.terminations[a] = over
+            self.infos[a] = self._info(a)
+        if refusal is not None:
+            self.infos[agent]["illegal_action"] = self._reason(agent, action, legal)
         self._accumulate_rewards()
         self._select()
 
@@ -500,18 +670,26 @@ class Take6ParallelEnv(_EnvCommon, ParallelEnv):  # type: ignore[misc]
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - the PettingZoo convention
         "name": "take6_parallel_v0",
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
+        "render_fps": 1,
     }
 
-    def __init__(self, render_mode: str | None = None, **settings: Any) -> None:
-        self._setup(render_mode, settings)
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -100.0,
+        **settings: Any,
+    ) -> None:
+        self._setup(render_mode, illegal_action, illegal_reward, settings)
 
     def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
         self.game.reset(seed)
         self.agents = self.possible_agents[:]
-        return {a: self.game.observe(_seat(a)) for a in self.agents}, {a: {} for a in self.agents}
+        observations = {a: self.game.observe(_seat(a)) for a in self.agents}
+        return observations, {a: self._info(a) for a in self.agents}
 
     def step(
         self, actions: Mapping[str, Any]
@@ -522,40 +700,148 @@ class Take6ParallelEnv(_EnvCommon, ParallelEnv):  # type: ignore[misc]
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
+        if not self.agents:
+            raise RuntimeError("no agent to step: call reset() first (or the game is over)")
         acting = [self.possible_agents[p] for p in self.game.to_act()]
         missing = [a for a in acting if a not in actions]
-        if missing:
+        if missing and self.illegal_action == "raise":
             raise IllegalActionError(f"no action for {missing}, who must act now")
+        refusals = {a: self.game.refusal(_seat(a), actions.get(a)) for a in acting}
+        refused = {a: r for a, r in refusals.items() if r is not None}
+        legal = {a: np.flatnonzero(self.game.mask(_seat(a))).tolist() for a in refused}
         rewards = dict.fromkeys(self.agents, 0.0)
-        for agent in acting:
-            got = self.game.act(_seat(agent), _index(actions[agent], agent))
-            for a in rewards:
-                rewards[a] += got[_seat(a)]
-        over = self.game.state.is_over
+        if refused and self.illegal_action == "raise":
+            raise next(iter(refused.values()))
+        if refused:  # nothing is applied: the game ends with the offenders' penalties
+            self.game.aborted = True
+            for a in refused:
+                rewards[a] = self.illegal_reward
+        else:
+            for agent in acting:
+                got = self.game.act(_seat(agent), int(actions[agent]))
+                for a in rewards:
+                    rewards[a] += got[_seat(a)]
+        over = self.game.over
         live = self.agents
         observations = {a: self.game.observe(_seat(a)) for a in live}
         terminations = dict.fromkeys(live, over)
         truncations = dict.fromkeys(live, False)
-        infos: dict[str, dict[str, Any]] = {a: {} for a in live}
+        infos = {a: self._info(a) for a in live}
+        for a in refused:
+            infos[a]["illegal_action"] = self._reason(a, actions.get(a), legal[a])
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
 
+def _draw(state: State, aborted: bool) -> npt.NDArray[np.uint8]:
+    """The table as an RGB array: the rows (bull heads under each card), each player's hand,
+    bull pile heads and total, and a line saying the round, turn, phase and the revealed cards
+    still to place."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from matplotlib.patches import Rectangle
+    except ImportError as error:  # pragma: no cover - matplotlib is in the rl extra
+        raise UsageError(
+            "render_mode='rgb_array' needs matplotlib: pip install take6[rl]"
+        ) from error
+    rules = state.rules
+    n = rules.players
+    width = max(rules.row_capacity + 1, rules.hand_size) + 4
+    height = rules.rows + n + 2
+    fig = Figure(figsize=(width * 0.55, height * 0.55), dpi=80, facecolor="#2e6b3f")
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)
+    ax.axis("off")
+
+    def card(x: float, y: float, c: int, face: str = "white") -> None:
+        heads = HEADS[c]
+        colour = {1: face, 2: "#cfe8ff", 3: "#fff2a8", 5: "#ffc4c4"}.get(heads, "#d9b3ff")
+        ax.add_patch(Rectangle((x + 0.05, y + 0.05), 0.9, 0.9, facecolor=colour, edgecolor="k"))
+        ax.text(x + 0.5, y + 0.42, str(c), ha="center", va="center", fontsize=9, weight="bold")
+        ax.text(x + 0.5, y + 0.8, "*" * heads, ha="center", va="center", fontsize=5)
+
+    phase = "ended by an illegal action" if aborted else state.phase.value
+    pending = state.pending.card if state.pending is not None else None
+    waiting = [f"{c} (player {p + 1}{', row?' * (c == pending)})" for c, p in state.queue]
+    if waiting:
+        phase += "; to place: " + ", ".join(waiting)
+    ax.text(
+        width - 0.2,
+        1 + rules.rows + 0.1,
+        "heads: round / total",
+        color="white",
+        fontsize=7,
+        ha="right",
+        va="center",
+    )
+    ax.text(
+        0.2,
+        0.6,
+        f"round {state.round}, turn {state.turn + 1}: {phase}",
+        color="white",
+        fontsize=9,
+        va="center",
+    )
+    for i, row in enumerate(state.rows):
+        y = 1.0 + i
+        ax.text(0.2, y + 0.5, f"row {i + 1}", color="white", fontsize=8, va="center")
+        for j, c in enumerate(row):
+            card(1.5 + j, y, c)
+    for p in range(n):
+        y = 1 + rules.rows + p + 0.3
+        hand = state.hands[p] if state.hands else ()
+        pending = state.pending is not None and state.pending.player == p
+        mark = " ?" if pending else ""
+        ax.text(0.2, y + 0.5, f"player {p + 1}{mark}", color="white", fontsize=8, va="center")
+        for j, c in enumerate(hand):
+            card(1.5 + j * 0.8, y, c, face="#eeeeee")
+        ax.text(
+            width - 0.2,
+            y + 0.5,
+            f"{state.round_heads(p)} / {state.totals[p]}",
+            color="white",
+            fontsize=8,
+            ha="right",
+            va="center",
+        )
+    fig.canvas.draw()
+    buffer = np.asarray(fig.canvas.buffer_rgba())  # type: ignore[attr-defined]
+    return np.ascontiguousarray(buffer[:, :, :3])
+
+
 raw_env = Take6AECEnv
 
 
-def env(render_mode: str | None = None, **settings: Any) -> Take6AECEnv:
-    """The AEC environment for ``settings`` (see the module docstring).
+def env(
+    render_mode: str | None = None,
+    illegal_action: str = "raise",
+    illegal_reward: float = -100.0,
+    **settings: Any,
+) -> OrderEnforcingWrapper[str, Observation, Any]:
+    """The AEC environment for ``settings``, ``illegal_action`` and ``illegal_reward`` (see the
+    module docstring), wrapped as PettingZoo's classic games are, in ``OrderEnforcingWrapper``
+    (``.unwrapped`` is the :class:`Take6AECEnv`; :data:`raw_env` builds it without wrappers).
 
     >>> e = env(variant="standard", players=3)
     >>> e.reset(seed=1)
     >>> e.agent_selection
     'player_0'
     """
-    return Take6AECEnv(render_mode=render_mode, **settings)
+    return OrderEnforcingWrapper(
+        Take6AECEnv(render_mode, illegal_action, illegal_reward, **settings)
+    )
 
 
-def parallel_env(render_mode: str | None = None, **settings: Any) -> Take6ParallelEnv:
-    """The parallel environment for ``settings`` (see the module docstring)."""
-    return Take6ParallelEnv(render_mode=render_mode, **settings)
+def parallel_env(
+    render_mode: str | None = None,
+    illegal_action: str = "raise",
+    illegal_reward: float = -100.0,
+    **settings: Any,
+) -> Take6ParallelEnv:
+    """The parallel environment for ``settings``, ``illegal_action`` and ``illegal_reward`` (see
+    the module docstring)."""
+    return Take6ParallelEnv(render_mode, illegal_action, illegal_reward, **settings)

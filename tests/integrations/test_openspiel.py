@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import pickle
 import random
+import signal
+import subprocess
+import sys
 from typing import Any
 
 import pyspiel
@@ -51,6 +54,9 @@ SIM_GAMES = [
     "python_take6(variant=kids,players=4,hand_size=2,known_hands=True)",
     "python_take6(variant=standard,players=3,position=standard 12/37/43/58 14.61|15.44|2.90 "
     "-|55|- 0.12.3,rounds=2)",
+    "python_take6(variant=standard,players=3,position=standard 12/37/43/58 14.61|15.44|2.90 "
+    "-|55|- 0.12.3,target=25,rounds=3)",
+    "python_take6(variant=profi,players=3,target=30,rounds=3)",
 ]
 
 
@@ -95,7 +101,8 @@ def test_game_string_round_trips(name: str) -> None:
 
 def test_defaults_and_game_info() -> None:
     game = pyspiel.load_game("python_take6")
-    assert game.get_parameters() == os6.DEFAULT_PARAMS
+    # rounds=0 (the default) is one round without a target: the canonical parameters say so.
+    assert game.get_parameters() == {**os6.DEFAULT_PARAMS, "rounds": 1}
     assert game.num_players() == 2
     assert game.num_distinct_actions() == 104 + 4
     assert game.max_chance_outcomes() == 104
@@ -133,7 +140,9 @@ def test_position_parameter_is_canonical() -> None:
         ({"variant": "chess"}, "unknown variant"),
         ({"players": 11}, "players must be"),
         ({"returns": "win"}, "returns must be"),
-        ({"rounds": 0}, "rounds must be"),
+        ({"rounds": -1}, "rounds must be"),
+        ({"target": -5}, "target must be"),
+        ({"target": 66, "hand_size": 2}, "might never end"),
         ({"colour": "red"}, "Unknown parameter 'colour'"),
         ({"position": "logik:8 1/4/6/8 2.3|5.7"}, "variant=standard does not match"),
         ({"variant": "logik", "players": 3, "position": "logik:8 1/4/6/8 2.3|5.7"}, "players=3"),
@@ -357,7 +366,7 @@ def test_kids_piles_are_hidden_from_everyone() -> None:
     obs.set_from(state, 0)
     assert not obs.dict["hands"].any()
     assert "?3|?3" in state.observation_string(0)
-    assert "d?" in state.information_state_string(0)
+    assert "deal ?3|?3 rows" in state.information_state_string(0)
 
 
 def test_information_state_tensor_records_the_history() -> None:
@@ -398,3 +407,191 @@ def test_heads_table_is_the_engines() -> None:
     game = os6.load_game(variant="taktik", players=2, hand_size=2)
     assert game.max_utility() == 0
     assert game.min_utility() == -sum(HEADS[c] for c in range(1, 9))
+
+
+# -- rl_environment, clones, canonical information states, the target -----------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", "profi", "logik", "kids"])
+def test_rl_environment_plays_through_row_choices(variant: str) -> None:
+    """rl_environment passes one action per player at every node of a simultaneous game, row
+    choices included: the owner's counts, the others' (any id) are ignored."""
+    from open_spiel.python import rl_environment
+
+    game = os6.load_game(variant=variant, players=4, hand_size=6 if variant == "logik" else 10)
+    sampler = rl_environment.ChanceEventSampler(seed=4)
+    env = rl_environment.Environment(game, enable_legality_check=True, chance_event_sampler=sampler)
+    rng = random.Random(variant)
+    row_choices = episodes = 0
+    while episodes < 3 or (row_choices == 0 and episodes < 50):  # Profi's are rarer
+        episodes += 1
+        step = env.reset()
+        while not step.last():
+            legal = step.observations["legal_actions"]
+            if step.observations["current_player"] >= 0:
+                row_choices += os6.engine_state(env.get_state).phase is Phase.ROW_CHOICE
+            step = env.step([rng.choice(a) if a else 0 for a in legal])
+        heads = [sum(r[p] for r in os6.engine_state(env.get_state).round_scores) for p in range(4)]
+        sign = 1 if variant == "kids" else -1  # in Kids the most heads win
+        assert step.rewards == [sign * h for h in heads]
+    assert row_choices > 0
+
+
+def test_sequential_node_takes_the_owners_action_only() -> None:
+    game = os6.load_game(variant="standard", players=2, hand_size=2)
+    state = game.new_initial_state()
+    for card in (50, 7, 99, 3, 10, 20, 30, 40):
+        state.apply_action(card - 1)
+    state.apply_actions([6, 2])  # 3 is too low: seat 1 chooses a row
+    assert state.current_player() == 1
+    with pytest.raises(Exception, match="action 49 is a card, a row is due"):
+        state.apply_actions([105, 49])  # the owner's action is checked
+    state.apply_actions([0, 105])  # seat 0's id is ignored
+    assert os6.engine_state(state).piles == ((), (20,))
+    with pytest.raises(Exception, match="1 actions for 2 players"):
+        state.apply_actions([6])
+
+
+def test_a_refused_joint_action_changes_nothing() -> None:
+    game = os6.load_game("standard 12/37/43/58 14,61|15,44")
+    state = game.new_initial_state()
+    before = str(state)
+    with pytest.raises(Exception, match="not in player 2's hand"):
+        state.apply_actions([13, 13])  # seat 0's 14 is legal, seat 1's is not
+    assert str(state) == before and state.history() == []
+
+
+def test_clone_shares_immutable_data_and_is_independent() -> None:
+    game = os6.load_game(variant="standard", players=3, hand_size=3)
+    state = _dealt(game)
+    clone = state.clone()
+    assert clone.data is state.data and clone.config is state.config
+    assert clone.history() == state.history()
+    clone.apply_actions([clone.legal_actions(p)[0] for p in range(3)])
+    assert clone.data is not state.data
+    assert state.is_simultaneous_node() and str(state) != str(clone)
+    assert str(state.clone()) == str(state)
+
+
+def _deal_in(game: Any, order: list[int]) -> Any:
+    state = game.new_initial_state()
+    for card in order:
+        state.apply_action(card - 1)
+    return state
+
+
+@pytest.mark.parametrize("known_hands", [False, True])
+def test_information_states_ignore_the_deal_order(known_hands: bool) -> None:
+    """Own cards dealt in another order and the rows dealt in another order: the same
+    information states and tensors for every player (the rows are laid out ascending)."""
+    game = os6.load_game(variant="standard", players=2, hand_size=3, known_hands=known_hands)
+    one = _deal_in(game, [50, 7, 99, 3, 60, 12, 10, 40, 30, 20])
+    two = _deal_in(game, [99, 50, 7, 12, 3, 60, 40, 20, 10, 30])
+    assert os6.engine_state(one) == os6.engine_state(two)
+    assert os6.engine_state(one).rows == ((10,), (20,), (30,), (40,))
+    for p in range(2):
+        assert one.information_state_string(p) == two.information_state_string(p)
+        assert one.information_state_tensor(p) == two.information_state_tensor(p)
+        assert one.observation_string(p) == two.observation_string(p)
+    joint = [6, 2]
+    one.apply_actions(joint)
+    two.apply_actions(joint)
+    assert one.information_state_string(0) == two.information_state_string(0)
+    # A different hand is a different information state for its owner only (hands hidden).
+    three = _deal_in(game, [50, 8, 99, 3, 60, 12, 10, 40, 30, 20])
+    fresh = _deal_in(game, [50, 7, 99, 3, 60, 12, 10, 40, 30, 20])
+    assert three.information_state_string(0) != fresh.information_state_string(0)
+    same_for_1 = three.information_state_string(1) == fresh.information_state_string(1)
+    assert same_for_1 is not known_hands
+
+
+def test_information_state_during_the_deal_is_a_set() -> None:
+    game = os6.load_game(variant="standard", players=2, hand_size=3)
+    one = _deal_in(game, [50, 7, 99, 3])
+    two = _deal_in(game, [99, 7, 50, 3])
+    assert one.information_state_string(0) == two.information_state_string(0)
+    assert "deal 7,50,99|?1 rows -" in one.information_state_string(0)
+    assert "deal ?3|3 rows -" in one.information_state_string(1)
+
+
+def test_kids_pile_order_is_information() -> None:
+    game = os6.load_game(variant="kids", players=2, hand_size=2, known_hands=True)
+    one = _deal_in(game, [5, 7, 9, 3, 10, 20, 30, 40, 50])
+    two = _deal_in(game, [7, 5, 9, 3, 10, 20, 30, 40, 50])
+    assert os6.engine_state(one).hands[0] == (5, 7)
+    assert one.information_state_string(1) != two.information_state_string(1)
+
+
+def test_target_plays_the_real_game() -> None:
+    game = pyspiel.load_game("python_take6(players=4,target=66)")
+    assert game.get_parameters()["rounds"] == 0 and game.get_parameters()["target"] == 66
+    rules = game.config.rules
+    assert rules.end == EndCondition(target=66)
+    assert game.max_game_length() == rules.max_rounds * 10 * 5
+    assert game.min_utility() == -(66 + sum(HEADS[c] for c in range(1, 105)))
+    assert str(pyspiel.load_game(str(game))) == str(game)
+    rng = random.Random(66)
+    for _ in range(2):
+        state = _play_some(game.new_initial_state(), rng, 10_000)
+        assert state.is_terminal()
+        ref = os6.engine_state(state)
+        assert max(ref.totals) >= 66
+        assert state.returns() == [-t for t in ref.totals]
+        assert len(ref.round_scores) <= rules.max_rounds
+    both = os6.load_game(variant="standard", players=3, target=20, rounds=2)
+    assert both.config.rules.end == EndCondition(target=20, rounds=2)
+    pyspiel.random_sim_test(both, num_sims=2, serialize=True, verbose=False)
+
+
+def test_deal_orders_collapse_into_one_information_set() -> None:
+    """Every deal of a tiny game: the first decision's information sets are one per (own card,
+    set of row cards), not one per order in which those cards came."""
+    game = os6.load_game(variant="taktik", players=2, hand_size=1)
+    deck = game.config.rules.deck_size
+    assert deck == 6
+    seen: set[str] = set()
+    deals = 0
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_chance_node():
+            stack.extend(state.child(a) for a, _ in state.chance_outcomes())
+            continue
+        deals += 1
+        seen.add(state.information_state_string(0))
+    assert deals == 720  # 6 * 5 * 4 * 3 * 2 deal orders
+    assert len(seen) == 6 * 5  # own card, then 4 row cards out of the 5 left
+
+
+_CPP_BOT = """
+import pyspiel
+from open_spiel.python.games import tic_tac_toe  # registers python_tic_tac_toe
+import take6.integrations.openspiel
+game = pyspiel.load_game({name!r})
+state = game.new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.chance_outcomes()[0][0])
+evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+if {ismcts!r}:
+    kind = pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT
+    bot = pyspiel.ISMCTSBot(1, evaluator, 2.0, 20, -1, kind, False, False)
+else:
+    bot = pyspiel.MCTSBot(game, evaluator, 2.0, 20, 1000, False, 42, False)
+print(bot.step(state))
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "ismcts"),
+    [
+        ("python_tic_tac_toe", False),  # OpenSpiel's own Python game: the limit is OpenSpiel's
+        ("turn_based_simultaneous_game(game=python_take6(hand_size=2,known_hands=True))", False),
+        ("turn_based_simultaneous_game(game=python_take6(hand_size=2))", True),
+    ],
+)
+def test_cpp_search_bots_crash_on_python_games(name: str, ismcts: bool) -> None:
+    """What docs/integrations.md says: the C++ MCTS and ISMCTS bots die (SIGSEGV) on Python
+    games. When an OpenSpiel release fixes that, this fails: update the docs."""
+    code = _CPP_BOT.format(name=name, ismcts=ismcts)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert done.returncode == -signal.SIGSEGV, done.stderr[-500:]

@@ -11,18 +11,29 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo import AECEnv
+from pettingzoo.test import (
+    api_test,
+    parallel_api_test,
+    parallel_seed_test,
+    render_test,
+    seed_test,
+)
 from pettingzoo.utils import aec_to_parallel
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from take6 import ChooseRow, Comparison, EndCondition, IllegalActionError, Phase, Rules
 from take6.cards import HEADS
 from take6.integrations.pettingzoo import (
     SEGMENTS,
     Take6AECEnv,
+    Take6ParallelEnv,
     env,
     observation_layout,
     parallel_env,
+    raw_env,
     rules_from_settings,
+    state_layout,
 )
 
 # Every variant, with the smallest and the largest player count and one in between.
@@ -87,7 +98,7 @@ def test_take6_does_not_import_pettingzoo() -> None:
 # -- helpers --------------------------------------------------------------------------------
 
 
-def play_random(e: Take6AECEnv, seed: int) -> Iterator[tuple[str, dict[str, Any], float]]:
+def play_random(e: AECEnv[str, Any, Any], seed: int) -> Iterator[tuple[str, dict[str, Any], float]]:
     """Play ``e`` to the end with uniformly random legal actions; yield what each agent sees."""
     rng = np.random.default_rng(seed)
     e.reset(seed=seed)
@@ -126,7 +137,7 @@ def test_mask_is_the_engine_legal_actions() -> None:
         assert seat in state.to_act()
         if state.phase is Phase.ROW_CHOICE:
             assert not mask[:104].any()
-            rows = [a.row for a in state.pending.placement.options]  # type: ignore[union-attr]
+            rows = [a.row for a in state.pending.placement.options]
             assert np.flatnonzero(mask[104:]).tolist() == sorted(rows)
             rows_seen += 1
         else:
@@ -243,8 +254,10 @@ def test_illegal_actions_raise() -> None:
         e.step(-1)
     with pytest.raises(IllegalActionError, match=r"2\.0 is not an action index"):
         e.step(2.0)
-    with pytest.raises(RuntimeError, match="reset"):
+    with pytest.raises(AssertionError, match="reset"):  # the OrderEnforcingWrapper
         env().step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        raw_env().step(0)
 
 
 def test_settings() -> None:
@@ -259,7 +272,7 @@ def test_settings() -> None:
     with pytest.raises(ValueError, match="either rules"):
         rules_from_settings(rules=given, players=3)
     with pytest.raises(ValueError, match="render_mode"):
-        env(render_mode="human")
+        env(render_mode="rgb")
     shown = env(render_mode="ansi", players=2)
     shown.reset(seed=0)
     assert (shown.render() or "").startswith("round 1, turn 1, choose: standard ")
@@ -311,3 +324,220 @@ def test_parallel_card_choice_is_one_step() -> None:
     assert state.turn == 1 or state.phase is Phase.ROW_CHOICE
     with pytest.raises(IllegalActionError, match="no action for"):
         p.step({})
+
+
+# -- illegal actions: penalise and end ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+@pytest.mark.usefixtures("only_expected_warnings")
+def test_pettingzoo_parallel_seed_test_with_penalties(variant: str, players: int) -> None:
+    # It samples every action unmasked: with illegal_action="penalise" a game ends at the first
+    # illegal one (with "raise", the default, the test stops at the first illegal sample).
+    parallel_seed_test(
+        lambda: parallel_env(variant=variant, players=players, illegal_action="penalise"),
+        num_cycles=1000,
+    )
+
+
+@pytest.mark.parametrize(("variant", "players"), [("standard", 4), ("logik", 3), ("kids", 2)])
+@pytest.mark.usefixtures("only_expected_warnings")
+def test_pettingzoo_api_tests_with_penalties(variant: str, players: int) -> None:
+    api_test(env(variant=variant, players=players, illegal_action="penalise"), num_cycles=1000)
+    parallel_api_test(
+        parallel_env(variant=variant, players=players, illegal_action="penalise"),
+        num_cycles=1000,
+    )
+
+
+def test_parallel_seed_test_needs_penalties() -> None:
+    """The known limit: unmasked samples are illegal actions, which raise by default."""
+    with pytest.raises(IllegalActionError):
+        parallel_seed_test(lambda: parallel_env(players=3), num_cycles=10)
+
+
+def test_penalised_illegal_action_ends_the_aec_game() -> None:
+    e = env(variant="standard", players=3, illegal_action="penalise", illegal_reward=-7)
+    e.reset(seed=1)
+    hands = e.unwrapped.game_state.hands
+    e.step(hands[0][0] - 1)  # player_0 chooses legally
+    not_held = next(c for c in range(1, 105) if c not in hands[1])
+    assert e.agent_selection == "player_1"
+    e.step(not_held - 1)
+    assert e.rewards == {"player_0": 0.0, "player_1": -7.0, "player_2": 0.0}
+    assert all(e.terminations.values()) and not any(e.truncations.values())
+    legal = [c - 1 for c in hands[1]]
+    reason = f"{not_held - 1} is not a legal action of player_1 now (legal: {legal})"
+    assert e.infos["player_1"]["illegal_action"] == reason  # no other hand shown
+    assert "illegal_action" not in e.infos["player_0"]
+    for a in e.agents:
+        assert not e.observe(a)["action_mask"].any()
+        assert not e.infos[a]["action_mask"].any()
+    lay = observation_layout(e.unwrapped.rules)
+    assert e.observe("player_2")["observation"][lay["phase"]].tolist() == [0, 0, 0, 1]
+    got = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        _, reward, terminated, _, _ = e.last()
+        got[agent] += reward
+        assert terminated
+        e.step(None)
+    assert got == {"player_0": 0.0, "player_1": -7.0, "player_2": 0.0}
+    assert e.unwrapped.game_state.phase is Phase.CHOOSE  # the engine state is left as it was
+    e.reset(seed=1)  # a new game starts normally
+    assert e.observe("player_0")["action_mask"].any()
+
+
+@pytest.mark.parametrize("bad", [None, 2.5, -1, 999, 104])
+def test_penalised_bad_values(bad: Any) -> None:
+    e = env(players=2, illegal_action="penalise")
+    e.reset(seed=0)
+    e.step(bad)
+    assert e.rewards["player_0"] == -100.0
+    assert all(e.terminations.values())
+
+
+def test_penalised_illegal_action_ends_the_parallel_game() -> None:
+    p = parallel_env(variant="standard", players=3, illegal_action="penalise")
+    p.reset(seed=2)
+    before = p.game_state
+    hands = before.hands
+    not_held = next(c for c in range(1, 105) if c not in hands[2])
+    actions = {"player_0": hands[0][0] - 1, "player_1": 104, "player_2": not_held - 1}
+    _, rewards, terms, truncs, infos = p.step(actions)
+    assert rewards == {"player_0": 0.0, "player_1": -100.0, "player_2": -100.0}
+    assert all(terms.values()) and not any(truncs.values()) and p.agents == []
+    assert infos["player_1"]["illegal_action"].startswith("104 is not a legal action of player_1")
+    assert "illegal_action" not in infos["player_0"]
+    assert p.game_state is before  # nothing was applied, not even player_0's legal choice
+    q = parallel_env(players=2, illegal_action="penalise")
+    q.reset(seed=0)
+    _, rewards, terms, _, infos = q.step({"player_0": q.game_state.hands[0][0] - 1})
+    assert rewards == {"player_0": 0.0, "player_1": -100.0}
+    assert infos["player_1"]["illegal_action"].startswith("None is not a legal action of player_1")
+    with pytest.raises(RuntimeError, match="reset"):
+        q.step({})
+
+
+def test_illegal_action_setting_is_checked() -> None:
+    with pytest.raises(ValueError, match="illegal_action must be 'raise' or 'penalise'"):
+        env(illegal_action="ignore")
+    with pytest.raises(ValueError, match="illegal_action must be"):
+        parallel_env(illegal_action="warn")
+
+
+def test_unmasked_random_play_ends_with_penalties() -> None:
+    p = parallel_env(variant="profi", players=4, illegal_action="penalise")
+    p.reset(seed=3)
+    for space in p.action_spaces.values():
+        space.seed(3)
+    steps = 0
+    while p.agents:
+        _, rewards, *_ = p.step({a: p.action_space(a).sample() for a in p.agents})
+        steps += 1
+    assert steps < 50 and min(rewards.values()) == -100.0
+
+
+# -- the wrapper, the infos, the global state, rendering ------------------------------------
+
+
+def test_env_is_wrapped_like_the_classic_games() -> None:
+    e = env(players=3)
+    assert isinstance(e, OrderEnforcingWrapper)
+    assert isinstance(e.unwrapped, Take6AECEnv)
+    assert isinstance(raw_env(players=3), Take6AECEnv)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
+
+
+def test_infos_carry_the_action_mask() -> None:
+    e = env(variant="profi", players=3)
+    for agent, obs, _ in play_random(e, seed=8):
+        for a in e.agents:
+            assert np.array_equal(e.infos[a]["action_mask"], e.observe(a)["action_mask"])
+        assert np.array_equal(e.infos[agent]["action_mask"], obs["action_mask"])
+    p = parallel_env(variant="logik", players=3)
+    obs, infos = p.reset(seed=8)
+    rng = np.random.default_rng(8)
+    while True:
+        for a in obs:
+            assert np.array_equal(infos[a]["action_mask"], obs[a]["action_mask"])
+        if not p.agents:
+            break
+        masks = {a: obs[a]["action_mask"] for a in p.agents}
+        acts = {a: int(rng.choice(np.flatnonzero(m))) for a, m in masks.items() if m.any()}
+        obs, _, _, _, infos = p.step(acts)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("standard", 4), ("logik", 3), ("kids", 3)])
+def test_global_state(variant: str, players: int) -> None:
+    p = parallel_env(variant=variant, players=players)
+    obs, _ = p.reset(seed=4)
+    lay = state_layout(p.rules)
+    assert p.state_space.shape == (lay["to_act"].stop,)
+    rng = np.random.default_rng(4)
+    checked = 0
+    while p.agents:
+        g = p.state()
+        assert p.state_space.contains(g)
+        engine = p.game_state
+        assert np.array_equal(g[lay["observation"]], obs["player_0"]["observation"])
+        hands = g[lay["hands"]].reshape(players, 104)
+        for seat in range(players):
+            hand = engine.hands[seat] if engine.hands else ()
+            held = np.flatnonzero(hands[seat])
+            assert sorted(int(c) + 1 for c in held) == sorted(hand)
+            if variant == "kids":  # the pile's order: 1 is the next card played
+                assert [int(hands[seat][c - 1]) for c in hand] == list(range(1, len(hand) + 1))
+            assert g[lay["to_act"].start + seat] == (seat in engine.to_act())
+        checked += 1
+        masks = {a: obs[a]["action_mask"] for a in p.agents}
+        acts = {a: int(rng.choice(np.flatnonzero(m))) for a, m in masks.items() if m.any()}
+        obs, *_ = p.step(acts)
+    assert checked > 10
+
+
+def test_global_state_shows_face_down_choices() -> None:
+    e = env(variant="standard", players=3)
+    e.reset(seed=6)
+    lay = state_layout(e.unwrapped.rules)
+    card = e.unwrapped.game_state.hands[0][2]
+    e.step(card - 1)
+    g = e.unwrapped.state()
+    assert g[lay["chosen"]].tolist() == [card, 0, 0]
+    assert g[lay["to_act"]].tolist() == [0, 1, 1]
+    # ... which no agent's observation shows to the others
+    assert (
+        card
+        not in e.observe("player_1")["observation"][
+            observation_layout(e.unwrapped.rules)["last_played"]
+        ]
+    )
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+@pytest.mark.usefixtures("only_expected_warnings")
+def test_pettingzoo_render_test(
+    variant: str, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    render_test(lambda **kw: env(variant=variant, players=players, **kw))
+    assert "round 1, turn" in capsys.readouterr().out  # human mode prints
+
+
+def test_rgb_array_shows_the_table() -> None:
+    e = env(variant="standard", players=4, render_mode="rgb_array")
+    e.reset(seed=0)
+    first = e.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8 and first.shape[2] == 3
+    assert first.shape[0] > 200 and first.shape[1] > 200
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 10  # cards, text: not a blank image
+    hands = e.unwrapped.game_state.hands
+    for p in range(4):
+        e.step(hands[p][0] - 1)
+    assert not np.array_equal(e.render(), first)
+    par = parallel_env(variant="kids", players=2, render_mode="rgb_array")
+    par.reset(seed=0)
+    assert par.render().shape[2] == 3
+
+
+def test_parallel_env_type() -> None:
+    assert isinstance(parallel_env(), Take6ParallelEnv)

@@ -43,7 +43,8 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "variant": "standard",
     "players": 2,
     "hand_size": 0,
-    "rounds": 1,
+    "rounds": 0,
+    "target": 0,
     "position": "",
     "known_hands": False,
     "returns": "heads",
@@ -120,10 +121,14 @@ class Config:
                 )
         if p["returns"] not in RETURNS:
             raise UsageError(f"returns must be one of {RETURNS}, got {p['returns']!r}")
-        rounds = p["rounds"]
-        if rounds < 1:
-            raise UsageError(f"rounds must be at least 1, got {rounds}")
-        end = EndCondition(target=None, rounds=rounds)
+        rounds, target = p["rounds"], p["target"]
+        if rounds < 0:
+            raise UsageError(f"rounds must be at least 0 (0: the default), got {rounds}")
+        if target < 0:
+            raise UsageError(f"target must be at least 0 (0: none), got {target}")
+        if not target and not rounds:
+            rounds = p["rounds"] = 1
+        end = EndCondition(target=target or None, rounds=rounds or None)
         position: Position | None = None
         if p["position"]:
             position = _parse_position_param(p["position"])
@@ -135,6 +140,7 @@ class Config:
             if p["hand_size"] not in (0, position.rules.hand_size):
                 raise UsageError(f"hand_size={p['hand_size']} does not match the {where}")
             rules = position.rules.with_(end=end)
+            rules.check_always_ends()
             position = dataclasses.replace(position, rules=rules)
             p["position"] = position_param(position)
         else:
@@ -142,6 +148,7 @@ class Config:
             if p["hand_size"]:
                 overrides["hand_size"] = p["hand_size"]
             rules = Rules.for_variant(p["variant"], p["players"], **overrides)
+            rules.check_always_ends()
         return cls(
             params=p,
             rules=rules,
@@ -150,6 +157,9 @@ class Config:
             piles_hidden=rules.pile_play and not p["known_hands"],
             diff=p["returns"] == "diff",
         )
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Config:
+        return self  # immutable: a clone of a state shares its game's config
 
     @property
     def players(self) -> int:
@@ -161,10 +171,21 @@ class Config:
         return not self.rules.draft and (self.position is None or self.rules.end.rounds != 1)
 
     @property
+    def max_rounds(self) -> int:
+        """A bound on the rounds of the game (:attr:`take6.rules.Rules.max_rounds`)."""
+        rounds = self.rules.max_rounds
+        assert rounds is not None  # check_always_ends() passed
+        return rounds
+
+    @property
     def max_heads(self) -> int:
-        """A bound on the heads one player (or all together) can take in the game."""
-        assert self.rules.end.rounds is not None
-        return self.rules.end.rounds * sum(HEADS[c] for c in self.rules.deck())
+        """A bound on the heads one player can take in the game: every round's deck, or with a
+        target, the target plus one last round's deck (the game ends after that round)."""
+        deck_heads = sum(HEADS[c] for c in self.rules.deck())
+        bound = self.max_rounds * deck_heads
+        if self.rules.end.target is not None:
+            bound = min(bound, self.rules.end.target + deck_heads)
+        return bound
 
     def max_game_length(self) -> int:
         """Player decisions (a simultaneous turn counts once) in the longest game."""
@@ -172,8 +193,7 @@ class Config:
         n, k = r.players, r.hand_size
         per_turn = 1 + n if r.simultaneous else 2 * n  # plays, and a row choice per card
         per_round = k * per_turn + (n * k if r.draft else 0)
-        assert r.end.rounds is not None
-        return r.end.rounds * per_round
+        return self.max_rounds * per_round
 
     def game_type(self) -> Any:
         info = pyspiel.GameType.Information
@@ -214,6 +234,16 @@ class Take6Game(pyspiel.Game):  # type: ignore[misc]
         config = Config.from_params(dict(params or {}))
         super().__init__(config.game_type(), config.game_info(), config.params)
         self.config = config
+        pos = config.position
+        engine = from_position(pos) if pos is not None else new_game(config.rules)
+        rows = (_sorted_cards(engine.rows),) if engine.phase is Phase.CHOOSE else ()
+        self.initial = _Data(
+            engine=engine,
+            start_scores=tuple(engine.score(p) for p in range(config.players)),
+            round_rows=rows,
+        )
+        """The initial state's data, shared by every new state (and clone: OpenSpiel's clone
+        starts from a new initial state)."""
 
     def new_initial_state(self) -> Take6State:
         return Take6State(self)
@@ -225,6 +255,10 @@ class Take6Game(pyspiel.Game):  # type: ignore[misc]
             raise UsageError(f"{SHORT_NAME} observers take no parameters, got {dict(params)}")
         obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         return Take6Observer(self.config, obs_type)
+
+
+def _sorted_cards(rows: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    return tuple(sorted(c for row in rows for c in row))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,20 +274,55 @@ class _Logged:
     seat: int | None = None
 
 
+@dataclasses.dataclass(frozen=True)
+class _Data:
+    """Everything a state holds beyond its game, as one immutable value.
+
+    OpenSpiel's ``clone()`` of a Python state builds a new initial state and deep-copies each
+    attribute; a state keeps only its config and this value, and both return themselves from
+    ``__deepcopy__``, so a clone shares them (nothing in them is ever mutated: a transition
+    replaces the value)."""
+
+    engine: State
+    start_scores: tuple[int, ...]
+    dealt: tuple[int, ...] = ()
+    log: tuple[_Logged, ...] = ()
+    round_rows: tuple[tuple[int, ...], ...] = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Data:
+        return self
+
+
 class Take6State(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state wrapping an engine :class:`take6.state.State` (``engine``)."""
 
     def __init__(self, game: Take6Game) -> None:
         super().__init__(game)
         self.config = game.config
-        pos = self.config.position
-        self.engine: State = from_position(pos) if pos is not None else new_game(self.config.rules)
-        self.start_scores = tuple(self.engine.score(p) for p in range(self.config.players))
-        self.dealt: tuple[int, ...] = ()
-        self.log: tuple[_Logged, ...] = ()
-        self.round_rows: tuple[tuple[int, ...], ...] = ()
-        if self.engine.phase is Phase.CHOOSE:
-            self._round_started(self.engine.rows)
+        self.data = game.initial
+
+    # -- the data, read-only -------------------------------------------------------------------
+    @property
+    def engine(self) -> State:
+        return self.data.engine
+
+    @property
+    def start_scores(self) -> tuple[int, ...]:
+        return self.data.start_scores
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """The cards dealt so far in a deal in progress, in deal order."""
+        return self.data.dealt
+
+    @property
+    def log(self) -> tuple[_Logged, ...]:
+        return self.data.log
+
+    @property
+    def round_rows(self) -> tuple[tuple[int, ...], ...]:
+        """The cards each round's rows started with, ascending."""
+        return self.data.round_rows
 
     # -- OpenSpiel API -------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -284,19 +353,29 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         engine_action = to_engine_action(s, player, int(action))
         kind = {Pick: "pick", Play: "play", ChooseRow: "row"}[type(engine_action)]
         value = int(action) - ROW_BASE if kind == "row" else int(action) + 1
-        self.log += (_Logged(kind, s.round, s.turn, player, value),)
-        self._advance(engine_action)
+        logged = _Logged(kind, s.round, s.turn, player, value)
+        self._advance(engine_action, (logged,))
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
         s = self.engine
         if len(actions) != s.players:
             raise UsageError(f"{len(actions)} actions for {s.players} players in {s.describe()}")
+        if s.phase is not Phase.CHOOSE or not s.rules.simultaneous:
+            # A sequential node (a row choice, a pick, a Kids play, a deal) reached through the
+            # simultaneous interface, as rl_environment does: only the owner's action counts.
+            if s.phase is Phase.DEAL or s.is_over:
+                raise UsageError(f"no player acts now (apply one action) in {s.describe()}")
+            self._apply_action(int(actions[s.to_act()[0]]))
+            return
         plays = [to_engine_action(s, p, int(a)) for p, a in enumerate(actions)]
-        self.log += tuple(
+        logged = tuple(
             _Logged("play", s.round, s.turn, p, int(a) + 1) for p, a in enumerate(actions)
         )
+        data, engine = self.data, s
         for play in plays:
-            self._advance(play)
+            engine, events = step(engine, play)  # raises before the state changes
+            data = self._after(data, engine, events)
+        self.data = dataclasses.replace(data, log=data.log + logged)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return action_to_string(player, action)
@@ -322,14 +401,15 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
             self.engine.score(p) - self.start_scores[p] for p in range(self.config.players)
         )
 
-    def _advance(self, action: EngineAction) -> None:
-        self.engine, events = step(self.engine, action)
-        for e in events:
-            if isinstance(e, RoundStarted):
-                self._round_started(e.rows)
+    def _advance(self, action: EngineAction, logged: tuple[_Logged, ...] = ()) -> None:
+        engine, events = step(self.engine, action)
+        data = self._after(self.data, engine, events)
+        self.data = dataclasses.replace(data, log=data.log + logged)
 
-    def _round_started(self, rows: Sequence[Sequence[int]]) -> None:
-        self.round_rows += (tuple(sorted(c for row in rows for c in row)),)
+    @staticmethod
+    def _after(data: _Data, engine: State, events: Sequence[object]) -> _Data:
+        rows = tuple(_sorted_cards(e.rows) for e in events if isinstance(e, RoundStarted))
+        return dataclasses.replace(data, engine=engine, round_rows=data.round_rows + rows)
 
     def _deal(self, card: int) -> None:
         rules = self.config.rules
@@ -341,18 +421,23 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
             seat: int | None = None
         else:
             seat = -1 if self.config.piles_hidden else slot // k
-        self.log += (_Logged("deal", self.engine.round, 0, slot, card, seat),)
-        self.dealt += (card,)
-        if len(self.dealt) == n * k + rules.rows:
-            rest = tuple(c for c in rules.deck() if c not in self.dealt)
-            order = self.dealt + rest
-            self.dealt = ()
-            self._advance(Deal(order))
+        logged = _Logged("deal", self.engine.round, 0, slot, card, seat)
+        dealt = self.dealt + (card,)
+        if len(dealt) < n * k + rules.rows:
+            self.data = dataclasses.replace(self.data, dealt=dealt, log=self.log + (logged,))
+            return
+        # The rows are laid out ascending: the order the row cards came in carries nothing.
+        rows = tuple(sorted(dealt[n * k :]))
+        rest = tuple(c for c in rules.deck() if c not in dealt)
+        self.data = dataclasses.replace(self.data, dealt=())
+        self._advance(Deal(dealt[: n * k] + rows + rest), (logged,))
 
     def dealt_hand(self, player: int) -> tuple[int, ...]:
-        """The cards dealt to ``player`` so far in a deal in progress."""
+        """The cards dealt to ``player`` so far in a deal in progress (ascending; a Kids pile in
+        deal order, the order it is played in)."""
         k = self.config.rules.hand_size
-        return tuple(sorted(self.dealt[player * k : (player + 1) * k]))
+        hand = self.dealt[player * k : (player + 1) * k]
+        return hand if self.config.rules.pile_play else tuple(sorted(hand))
 
 
 # -- registration and loading ----------------------------------------------------------------

@@ -31,7 +31,7 @@ class Take6Observer:
     [104]. Always: ``hands`` [n, 104], the hands the observer may see. With perfect recall and
     public info also the history: ``start_rows`` [R, 104] (the rows each round started with),
     ``picks`` [R, n·k, 104] (Logik), ``plays`` [R, k, n, 104] and ``row_choices`` [R, k, n, rows]
-    with R rounds and k the hand size.
+    with R the most rounds a game can last (:attr:`Config.max_rounds`) and k the hand size.
     """
 
     def __init__(self, config: Config, iig_obs_type: Any) -> None:
@@ -43,8 +43,7 @@ class Take6Observer:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         r = config.rules
         n, k, rows = r.players, r.hand_size, r.rows
-        assert r.end.rounds is not None
-        rounds = r.end.rounds
+        rounds = config.max_rounds
         pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
         if self.public:
             pieces += [

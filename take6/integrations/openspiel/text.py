@@ -78,14 +78,52 @@ def observation_text(state: Take6State, player: int, public: bool, private: bool
     return "; ".join(parts)
 
 
-def _log_text(entry: _Logged, player: int, private: bool) -> str:
-    if entry.kind == "deal":
-        visible = entry.seat is None or (private and entry.seat == player)
-        return f"d{entry.value if visible else '?'}"
+def _log_text(entry: _Logged) -> str:
     if entry.kind == "row":
         return f"{entry.player + 1}r{entry.value + 1}"
     letter = "k" if entry.kind == "pick" else "p"
     return f"{entry.player + 1}{letter}{entry.value}"
+
+
+def _deal_text(state: Take6State, deals: Sequence[_Logged], player: int, private: bool) -> str:
+    """One round's deal (so far) as ``player`` sees it, in a canonical form: each hand's cards
+    ascending (a Kids pile in its order, which is the order it is played in) or ``?N``, and the
+    row cards ascending, so the order the cards came in is not part of the information state."""
+    rules = state.config.rules
+    k, n = rules.hand_size, rules.players
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hidden = [0] * n
+    rows: list[int] = []
+    for e in deals:
+        if e.player >= n * k:
+            rows.append(e.value)
+        elif e.seat is None or (private and e.seat == player):
+            hands[e.player // k].append(e.value)
+        else:
+            hidden[e.player // k] += 1
+    shown = []
+    for q in range(n):
+        cards = hands[q] if rules.pile_play else sorted(hands[q])
+        seen = _cards(cards) if cards or not hidden[q] else ""
+        shown.append(seen + (f"?{hidden[q]}" if hidden[q] else ""))
+    return f"deal {'|'.join(shown)} rows {_cards(sorted(rows))}"
+
+
+def _history_text(state: Take6State, player: int, public: bool, private: bool) -> str:
+    """The log as ``player`` sees it: each round's deal in one canonical token, then the
+    decisions (with public information)."""
+    tokens: list[str] = []
+    deals: list[_Logged] = []
+    for i, e in enumerate(state.log):
+        if e.kind == "deal":
+            deals.append(e)
+            following = state.log[i + 1] if i + 1 < len(state.log) else None
+            if following is None or following.kind != "deal" or following.round != e.round:
+                tokens.append(_deal_text(state, deals, player, private))
+                deals = []
+        elif public:
+            tokens.append(_log_text(e))
+    return " ".join(tokens)
 
 
 def information_text(state: Take6State, player: int, public: bool, private: bool) -> str:
@@ -101,9 +139,6 @@ def information_text(state: Take6State, player: int, public: bool, private: bool
         totals = ",".join(str(t) for t in pos.totals)
         rows = "/".join(_cards(r) for r in pos.rows)
         parts.append(f"start {rows} {'|'.join(hands)} {piles} {totals}")
-    if public:
-        parts.append(" ".join(_log_text(e, player, private) for e in state.log))
-    else:
-        parts.append(" ".join(_log_text(e, player, private) for e in state.log if e.kind == "deal"))
+    parts.append(_history_text(state, player, public, private))
     parts.append("now " + observation_text(state, player, public, private))
     return "; ".join(parts)
