@@ -321,10 +321,12 @@ def _summary(c: Check, domain: Domain) -> Result:
 
 
 def outcomes(
-    domain: Domain = DOMAIN, found: Sequence[Restatement] | None = None
+    domain: Domain | None = None, found: Sequence[Restatement] | None = None
 ) -> list[core.Outcome]:
-    """``take6 verify --code``: one obligation ``code.<name>`` per restatement, proved by
-    exhaustive enumeration of ``domain`` (one pass), skipped when it cannot run here."""
+    """``take6 verify --code``: one obligation ``code.<name>`` per restatement (default: all
+    of :func:`restatements`), proved by exhaustive enumeration of ``domain`` (default
+    :data:`DOMAIN`) in one pass, skipped when it cannot run here."""
+    domain = DOMAIN if domain is None else domain
     checks = check_all(restatements() if found is None else found, domain)
     out = []
     for c in checks:
