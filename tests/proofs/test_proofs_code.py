@@ -97,6 +97,13 @@ def _owner_never_chooses(rows: code.Rows, card: int, rules: Rules) -> code.Answe
     return False, list(options)[:1]
 
 
+def _choices_reversed(rows: code.Rows, card: int, rules: Rules) -> code.Answer:
+    """fastsim's placement with the owner's options in reverse order (a random owner, drawing
+    an option by its index, would take another row than the reference's)."""
+    chooses, options = code.fastsim_answer(rows, card, rules)
+    return chooses, list(options)[::-1]
+
+
 def _unsorted(rows: code.Rows, card: int, rules: Rules) -> code.Answer:
     """The reference's tables in place, claimed to be sorted."""
     return code.reference_answer(rows, card, rules)
@@ -114,6 +121,7 @@ WRONG = [
     Restatement("ties-right", "ends", _ties_always_right),
     Restatement("no-choice", "ends", _owner_never_chooses),
     Restatement("unsorted", "sorted-ends", _unsorted),
+    Restatement("reversed", "ends", _choices_reversed),
     Restatement("crash", "ends", _crashes_on_profi),
 ]
 
