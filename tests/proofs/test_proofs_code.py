@@ -62,7 +62,7 @@ def test_every_restatement_is_proved_on_the_whole_domain() -> None:
         pytest.skip(f"the compiled core is not built: {native.reason}")
     outs = code.outcomes()
     size = count_cases(code.DOMAIN)
-    assert size == 304_024
+    assert size == 465_304
     for o in outs:
         assert o.result.status is Status.PROVED, o.result.summary
         assert o.result.witness is not None and o.result.witness["cases"] == size
