@@ -16,6 +16,7 @@ STYLE = {
     Status.FINDING: "yellow",
     Status.REFUTED: "red",
     Status.ERROR: "bold red",
+    Status.SKIPPED: "yellow",
 }
 
 
@@ -98,8 +99,10 @@ def render(outcomes: Sequence[Outcome], console: Console) -> None:
             f"expected result ({names}); {total:.2f}s"
         )
     else:
+        skips = sum(o.result.status is Status.SKIPPED for o in outcomes)
+        skipped = f", {skips} skipped" if skips else ""
         console.print(
             f"[bold green]OK[/]: all {len(outcomes)} obligations gave their expected result "
             f"({sum(o.result.status is Status.PROVED for o in outcomes)} proved, "
-            f"{len(findings)} findings); {total:.2f}s"
+            f"{len(findings)} findings{skipped}); {total:.2f}s"
         )

@@ -23,6 +23,9 @@ Modules and folders, each with one job (ARCHITECTURE.md has the layers):
   checker imports only :mod:`take6`).
 * :mod:`solver.draft`, :mod:`solver.study`, :mod:`solver.graph` — the Logik draft, batch
   studies, the solved position graph.
+* :mod:`solver.restatements` — the kernel's and the compiled core's placement, offered to
+  ``take6 verify --code`` (entry point ``take6.restatements``), which proves them equal to
+  :func:`take6.placement.place` on a bounded domain.
 * :mod:`solver.cli` — ``take6 solve``, ``check-certificate``, ``draft``, ``study`` (entry point
   ``take6.commands``).
 

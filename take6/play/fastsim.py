@@ -19,6 +19,14 @@ turn), so for the same rules, bots and seed both give the same totals, round sco
 of rounds. ``tests/test_fastsim.py`` checks this against the reference game by game (and card by
 card, through the optional placement trace), and ``bench/engine.py --diff N`` on N games.
 
+The placement rule is restated once here, as the pure module-level functions
+:func:`placement_options` and :func:`apply_placement` that the game loop calls;
+``take6 verify --code`` proves them equal to :func:`take6.placement.place` and
+:func:`take6.placement.apply_move` on every case of a bounded domain. (The inlined loop of the
+common case, random bots and standard placement, keeps its own copy of the standard rule for
+speed: calling the functions there costs about a quarter of its speed. That copy is checked by
+the differential tests only.)
+
 The random numbers are drawn with ``getrandbits`` exactly as :meth:`random.Random.randrange` and
 :meth:`random.Random.shuffle` draw them; an import-time self-check compares the two on a fixed
 seed and falls back to calling ``randrange``/``shuffle`` themselves if a Python version ever
@@ -35,7 +43,16 @@ from take6 import cards
 from take6.errors import UsageError
 from take6.rules import Comparison, ProfiTie, Rules
 
-__all__ = ["BOT_NAMES", "FastResult", "PlacementRecord", "simulate", "simulate_many"]
+__all__ = [
+    "BOT_NAMES",
+    "TIE_CODES",
+    "FastResult",
+    "PlacementRecord",
+    "apply_placement",
+    "placement_options",
+    "simulate",
+    "simulate_many",
+]
 
 BOT_NAMES: tuple[str, ...] = ("random", "cheapest", "safe")
 """The bots of :mod:`take6.play.bots` this simulator mirrors."""
@@ -45,6 +62,12 @@ _RIGHT, _LEFT, _TAKE = 0, 1, 2
 _SIDE_NAMES = ("right", "left", "take")
 # ProfiTie as small ints for the hot loop.
 _TIE_OWNER, _TIE_RIGHT, _TIE_LEFT = 0, 1, 2
+TIE_CODES: dict[ProfiTie, int] = {
+    ProfiTie.OWNER_CHOOSES: _TIE_OWNER,
+    ProfiTie.PREFER_RIGHT: _TIE_RIGHT,
+    ProfiTie.PREFER_LEFT: _TIE_LEFT,
+}
+"""Each :class:`take6.rules.ProfiTie` as the ``tie`` code :func:`placement_options` takes."""
 
 
 class FastResult(NamedTuple):
@@ -149,11 +172,7 @@ class _Plan:
         self.heads: tuple[int, ...] = cards.HEADS
         self.profi: bool = rules.profi_left
         self.lowest_wins: bool = rules.lowest_wins
-        self.tie: int = {
-            ProfiTie.OWNER_CHOOSES: _TIE_OWNER,
-            ProfiTie.PREFER_RIGHT: _TIE_RIGHT,
-            ProfiTie.PREFER_LEFT: _TIE_LEFT,
-        }[rules.profi_tie]
+        self.tie: int = TIE_CODES[rules.profi_tie]
         self.simultaneous: bool = rules.simultaneous
         self.pile_play: bool = rules.pile_play
         self.draft: bool = rules.draft
@@ -205,6 +224,82 @@ def simulate_many(
     return [_play(plan, seed, None, max_rounds) for seed in seeds]
 
 
+def placement_options(
+    first: Sequence[int], last: Sequence[int], card: int, profi: bool, tie: int
+) -> tuple[bool, list[tuple[int, int]]]:
+    """The placement rule (:func:`take6.placement.place`) on rows kept as their first and last
+    cards: ``(chooses, moves)``, each move a ``(row, side)`` pair. One forced move (right or
+    left) when ``chooses`` is False; otherwise the owner's choices: a take of every row (too low,
+    fits nowhere: also with a single row) or the two tied moves sorted by row. ``tie`` is
+    :class:`take6.rules.ProfiTie` as its :data:`TIE_CODES`. Pure: reads
+    its arguments only (``take6 verify --code`` proves it equal to the reference)."""
+    best_row = -1
+    best_last = 0
+    for i, x in enumerate(last):
+        if best_last < x < card:
+            best_row = i
+            best_last = x
+    if not profi:
+        if best_row < 0:
+            return True, [(i, _TAKE) for i in range(len(last))]
+        return False, [(best_row, _RIGHT)]
+    left_row = -1
+    left_first = 0
+    for i, x in enumerate(first):
+        if x > card and (left_row < 0 or x < left_first):
+            left_row = i
+            left_first = x
+    if best_row < 0 and left_row < 0:
+        return True, [(i, _TAKE) for i in range(len(last))]
+    if left_row < 0:
+        return False, [(best_row, _RIGHT)]
+    if best_row < 0:
+        return False, [(left_row, _LEFT)]
+    right_gap = card - best_last
+    left_gap = left_first - card
+    if right_gap < left_gap:
+        return False, [(best_row, _RIGHT)]
+    if left_gap < right_gap:
+        return False, [(left_row, _LEFT)]
+    if tie == _TIE_RIGHT:
+        return False, [(best_row, _RIGHT)]
+    if tie == _TIE_LEFT:
+        return False, [(left_row, _LEFT)]
+    if best_row < left_row:
+        return True, [(best_row, _RIGHT), (left_row, _LEFT)]
+    return True, [(left_row, _LEFT), (best_row, _RIGHT)]
+
+
+def apply_placement(
+    first: list[int],
+    last: list[int],
+    count: list[int],
+    row_heads: list[int],
+    heads: Sequence[int],
+    cap: int,
+    card: int,
+    row: int,
+    side: int,
+) -> tuple[int, int, int]:
+    """:func:`take6.placement.apply_move` on the four-number rows (``first``, ``last``,
+    ``count``, ``row_heads``, updated in place): ``(cards taken, heads taken, side)``, the side
+    ``_TAKE`` for any placement that took the row (a full row, too: capacity ``cap``)."""
+    h = heads[card]
+    if side == _TAKE or count[row] >= cap:
+        got_cards, got_heads = count[row], row_heads[row]
+        first[row] = last[row] = card
+        count[row] = 1
+        row_heads[row] = h
+        return got_cards, got_heads, _TAKE
+    if side == _RIGHT:
+        last[row] = card
+    else:
+        first[row] = card
+    count[row] += 1
+    row_heads[row] += h
+    return 0, 0, side
+
+
 def _play(
     plan: _Plan, seed: int, trace: list[PlacementRecord] | None, max_rounds: int
 ) -> FastResult:
@@ -232,6 +327,9 @@ def _play(
     row_range = range(nrows)
     seats = range(n)
     owner = [0] * (cards.MAX_CARD + 1)
+    # The placement rule and its moves are the module's pure functions, bound locally.
+    options = placement_options
+    apply = apply_placement
 
     def randbelow(m: int) -> int:
         """``rng.randrange(m)``, drawn the same way."""
@@ -253,51 +351,6 @@ def _play(
     hands: list[list[int]] = [[] for _ in seats]
     rnd = 0
 
-    # -- the placement rule (take6.placement.place), returning the owner's options --------
-    def options_for(card: int) -> list[tuple[int, int]]:
-        """The moves the rule allows ``card``: one if forced, else the owner's choices
-        (every row as a take, or the two tied moves sorted by row)."""
-        best_row = -1
-        best_last = 0
-        for i in row_range:
-            x = last[i]
-            if best_last < x < card:
-                best_row = i
-                best_last = x
-        if not profi:
-            if best_row < 0:
-                return [(i, _TAKE) for i in row_range]
-            return [(best_row, _RIGHT)]
-        left_row = -1
-        left_first = 0
-        for i in row_range:
-            x = first[i]
-            if x > card and (left_row < 0 or x < left_first):
-                left_row = i
-                left_first = x
-        if best_row < 0 and left_row < 0:
-            return [(i, _TAKE) for i in row_range]
-        if left_row < 0:
-            return [(best_row, _RIGHT)]
-        if best_row < 0:
-            return [(left_row, _LEFT)]
-        right_gap = card - best_last
-        left_gap = left_first - card
-        if right_gap < left_gap:
-            return [(best_row, _RIGHT)]
-        if left_gap < right_gap:
-            return [(left_row, _LEFT)]
-        if tie == _TIE_RIGHT:
-            return [(best_row, _RIGHT)]
-        if tie == _TIE_LEFT:
-            return [(left_row, _LEFT)]
-        if best_row < left_row:
-            return [(best_row, _RIGHT), (left_row, _LEFT)]
-        return [(left_row, _LEFT), (best_row, _RIGHT)]
-
-    # A forced placement is one right or left move; a choice is a take of any row (too low,
-    # fits nowhere: also with a single row) or the two tied moves.
-
     def move_cost(row: int, side: int) -> tuple[int, int, int]:
         """take6.play.bots.cheapest_row's key: the cheapest take (the dearest when the most heads
         win), then fewest (most) cards, then the lowest row; a move that takes nothing is 0."""
@@ -317,31 +370,15 @@ def _play(
                 best, best_key = opt, key
         return best
 
-    def resolve(player: int, card: int) -> tuple[int, int]:
-        """Where ``card`` goes: forced, or chosen by its owner."""
-        opts = options_for(card)
-        if len(opts) == 1 and opts[0][1] != _TAKE:
-            return opts[0]
-        return choose(player, card, opts)
-
-    def put(player: int, card: int, row: int, side: int) -> None:
-        """take6.placement.apply_move on the four-number rows, scoring a take."""
-        h = heads[card]
-        if side == _TAKE or count[row] >= cap:
-            got_cards, got_heads = count[row], row_heads[row]
-            taken[player] += got_heads
-            first[row] = last[row] = card
-            count[row] = 1
-            row_heads[row] = h
-            side = _TAKE
-        else:
-            got_cards = got_heads = 0
-            if side == _RIGHT:
-                last[row] = card
-            else:
-                first[row] = card
-            count[row] += 1
-            row_heads[row] += h
+    def place(player: int, card: int) -> None:
+        """Place ``card``: where the rule puts it, or where its owner chooses (the module's
+        :func:`placement_options` and :func:`apply_placement`), scoring a take, tracing it."""
+        chooses, opts = options(first, last, card, profi, tie)
+        row, side = choose(player, card, opts) if chooses else opts[0]
+        got_cards, got_heads, side = apply(
+            first, last, count, row_heads, heads, cap, card, row, side
+        )
+        taken[player] += got_heads
         if trace is not None:
             trace.append(
                 PlacementRecord(rnd, player, card, row, _SIDE_NAMES[side], got_cards, got_heads)
@@ -350,7 +387,7 @@ def _play(
     def immediate_cost(card: int) -> int:
         """take6.play.bots.immediate_cost: heads ``card`` would take on the table as it is."""
         best = -1
-        for row, side in options_for(card):
+        for row, side in options(first, last, card, profi, tie)[1]:
             c = row_heads[row] if side == _TAKE or count[row] >= cap else 0
             if best < 0 or c < best:
                 best = c
@@ -469,14 +506,12 @@ def _play(
                 played.sort()
                 for card in played:
                     p = owner[card]
-                    row, side = resolve(p, card)
-                    put(p, card, row, side)
+                    place(p, card)
         else:
             for _ in range(k):
                 for p in seats:
                     card = pick_card(p)
-                    row, side = resolve(p, card)
-                    put(p, card, row, side)
+                    place(p, card)
 
         # -- scoring and the end condition ---------------------------------------------------
         scores = tuple(taken)
