@@ -8,7 +8,11 @@ its table the solver's compact sorted rows ``(last, first, length, heads)`` (``k
 ``"sorted-ends"``, see ``proofs/code.py``), or ``None`` with the reason it cannot run here.
 
 * ``kernel``: :meth:`solver.kernel.Kernel.place` on :func:`solver.kernel.to_table` of the rows;
-* ``native``: the compiled core's placement (``NativeSearch.place``), when it is built.
+* ``native``: the compiled core's placement (``NativeSearch.place``), when it is built;
+* ``native-forced``: the core's in-place placement that its search uses for cards without a
+  choice (``NativeSearch.place_forced``): its forced results must be the reference's, and it
+  must decline (-1, rows unchanged) exactly where the owner chooses (the options are then
+  ``place``'s, proved by ``native``).
 """
 
 from __future__ import annotations
@@ -33,9 +37,8 @@ def kernel_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) -> Answ
 _SEARCHES: dict[tuple[int, bool, object], native.NativeSearch] = {}
 
 
-def native_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) -> Answer:
-    """The compiled core's placement of ``card`` on the compact table of ``rows``: a search
-    object built once per (capacity, Profi, tie rule), the only settings its placement reads."""
+def _search(rules: Rules) -> native.NativeSearch:
+    """A search object per (capacity, Profi, tie rule), the only settings placement reads."""
     key = (rules.row_capacity, rules.profi_left, rules.profi_tie)
     search = _SEARCHES.get(key)
     if search is None:
@@ -45,13 +48,34 @@ def native_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) -> Answ
         problem = make_problem(pos.with_rules(settings))
         search = native.NativeSearch(problem, memory=native.MIN_MEMORY)
         _SEARCHES[key] = search
-    return search.place(to_table(rows), card)
+    return search
+
+
+def native_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) -> Answer:
+    """The compiled core's placement of ``card`` on the compact table of ``rows``."""
+    return _search(rules).place(to_table(rows), card)
+
+
+def native_forced_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) -> Answer:
+    """The core's in-place placement; where it declines, the owner's options from ``place``
+    (a decline where the rule forces the card, or a table changed by a decline, shows up as a
+    difference from the reference)."""
+    search = _search(rules)
+    table = to_table(rows)
+    taken, after = search.place_forced(table, card)
+    if taken >= 0:
+        return False, [(after, taken)]
+    if after != table:
+        return True, [(after, -1)]  # it changed the rows although it declined: never equal
+    return True, search.place(table, card)[1]
 
 
 def offer() -> list[tuple[str, str, PlaceFn | None, str]]:
     """The restatements, for the entry point ``take6.restatements``."""
-    compiled: PlaceFn | None = native_place if native.AVAILABLE else None
+    built = native.AVAILABLE
+    why = native.unavailable_reason()
     return [
         ("kernel", "sorted-ends", kernel_place, ""),
-        ("native", "sorted-ends", compiled, native.unavailable_reason()),
+        ("native", "sorted-ends", native_place if built else None, why),
+        ("native-forced", "sorted-ends", native_forced_place if built else None, why),
     ]

@@ -282,6 +282,12 @@ class NativeSearch:
         choice, opts = self.core.place(table, card)
         return bool(choice), [(tuple(t), int(taken)) for t, taken in opts]
 
+    def place_forced(self, table: Table, card: int) -> tuple[int, Table]:
+        """The core's in-place placement of a card whose owner has no choice (what its search
+        uses): ``(heads taken, table)``, or ``(-1, table unchanged)`` when the owner chooses."""
+        taken, t = self.core.place_forced(table, card)
+        return int(taken), tuple(t)
+
 
 def _num(q: tuple[int, int]) -> Num:
     n, d = q

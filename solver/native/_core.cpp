@@ -2326,6 +2326,32 @@ PyObject* search_place(PyObject* o, PyObject* args) {
     return Py_BuildValue("(ON)", choice ? Py_True : Py_False, lst);
 }
 
+// place_forced(rows, card) -> (taken, rows): the in-place placement the search uses for a card
+// whose owner has no choice; taken is -1 (and the rows unchanged) when the owner must choose.
+PyObject* search_place_forced(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    PyObject* rows;
+    int card;
+    if (!PyArg_ParseTuple(args, "Oi", &rows, &card)) return nullptr;
+    Table t;
+    Hands hs;
+    PyObject* nohands = PyTuple_New(0);
+    bool ok = read_position(rows, nohands, 0, t, hs);
+    Py_DECREF(nohands);
+    if (!ok) return nullptr;
+    if (card < 1 || card > MAXCARD) {
+        PyErr_Format(PyExc_ValueError, "card %d out of range", card);
+        return nullptr;
+    }
+    int taken = place_forced(self->shared->cfg.R, t, card);
+    PyObject* tr = PyTuple_New(t.n);
+    for (int i = 0; i < t.n; ++i) {
+        const Row& r = t.r[i];
+        PyTuple_SET_ITEM(tr, i, Py_BuildValue("(iiii)", r.last, r.first, r.len, r.heads));
+    }
+    return Py_BuildValue("(iN)", taken, tr);
+}
+
 PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     static const char* names[] = {"time_limit", "node_limit", "progress", "every", "threads",
@@ -2385,6 +2411,8 @@ PyMethodDef search_methods[] = {
      "solved(rows, hands) -> (value, x, y) or None when stopped"},
     {"key", search_key, METH_VARARGS, "key(rows, hands) -> 128-bit canonical key"},
     {"place", search_place, METH_VARARGS, "place(rows, card) -> (choice, options)"},
+    {"place_forced", search_place_forced, METH_VARARGS,
+     "place_forced(rows, card) -> (taken or -1, rows)"},
     {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(search_configure)),
      METH_VARARGS | METH_KEYWORDS, "set limits, progress callback and threads"},
     {"stats", search_stats, METH_NOARGS, "counters"},

@@ -56,7 +56,7 @@ def test_tables_are_valid_distinct_and_complete() -> None:
 
 def test_every_restatement_is_proved_on_the_whole_domain() -> None:
     found = code.restatements()
-    assert [r.name for r in found] == ["fastsim", "kernel", "native"]
+    assert [r.name for r in found] == ["fastsim", "kernel", "native", "native-forced"]
     native = found[2]
     if native.place is None:  # CI builds the compiled core and fails on a skipped test
         pytest.skip(f"the compiled core is not built: {native.reason}")
@@ -202,7 +202,7 @@ def test_cli_code_flag(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
     assert _run(["verify", "--code", "--only", "code.", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     names = [o["name"] for o in data["obligations"]]
-    assert names == ["code.fastsim", "code.kernel", "code.native"]
+    assert names == ["code.fastsim", "code.kernel", "code.native", "code.native-forced"]
     assert all(o["status"] in ("proved", "skipped") for o in data["obligations"])
     assert _run(["verify", "--code", "--only", "code.kernel"]) == 0
     out = capsys.readouterr().out
