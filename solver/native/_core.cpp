@@ -2295,22 +2295,28 @@ PyObject* search_key(PyObject* o, PyObject* args) {
     return Py_BuildValue("(KK)", (unsigned long long)k.a, (unsigned long long)k.b);
 }
 
-// place(rows, card) -> (choice, [(rows, taken), ...]) (for differential tests of the kernel)
-PyObject* search_place(PyObject* o, PyObject* args) {
-    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+// The (rows, card) arguments of place and place_forced; false with a Python error set.
+bool read_rows_card(PyObject* args, Table& t, int& card) {
     PyObject* rows;
-    int card;
-    if (!PyArg_ParseTuple(args, "Oi", &rows, &card)) return nullptr;
-    Table t;
+    if (!PyArg_ParseTuple(args, "Oi", &rows, &card)) return false;
     Hands hs;
     PyObject* nohands = PyTuple_New(0);
     bool ok = read_position(rows, nohands, 0, t, hs);
     Py_DECREF(nohands);
-    if (!ok) return nullptr;
+    if (!ok) return false;
     if (card < 1 || card > MAXCARD) {
         PyErr_Format(PyExc_ValueError, "card %d out of range", card);
-        return nullptr;
+        return false;
     }
+    return true;
+}
+
+// place(rows, card) -> (choice, [(rows, taken), ...]) (for differential tests of the kernel)
+PyObject* search_place(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    Table t;
+    int card;
+    if (!read_rows_card(args, t, card)) return nullptr;
     Opt opts[MAXROWS];
     bool choice = false;
     int no = place(self->shared->cfg.R, t, card, opts, &choice);
@@ -2330,19 +2336,9 @@ PyObject* search_place(PyObject* o, PyObject* args) {
 // whose owner has no choice; taken is -1 (and the rows unchanged) when the owner must choose.
 PyObject* search_place_forced(PyObject* o, PyObject* args) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
-    PyObject* rows;
-    int card;
-    if (!PyArg_ParseTuple(args, "Oi", &rows, &card)) return nullptr;
     Table t;
-    Hands hs;
-    PyObject* nohands = PyTuple_New(0);
-    bool ok = read_position(rows, nohands, 0, t, hs);
-    Py_DECREF(nohands);
-    if (!ok) return nullptr;
-    if (card < 1 || card > MAXCARD) {
-        PyErr_Format(PyExc_ValueError, "card %d out of range", card);
-        return nullptr;
-    }
+    int card;
+    if (!read_rows_card(args, t, card)) return nullptr;
     int taken = place_forced(self->shared->cfg.R, t, card);
     PyObject* tr = PyTuple_New(t.n);
     for (int i = 0; i < t.n; ++i) {
