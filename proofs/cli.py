@@ -6,8 +6,11 @@ subcommand imports neither z3 nor the obligations."""
 from __future__ import annotations
 
 import argparse
+import time
+from collections.abc import Callable
 from typing import Any
 
+from take6.display.progress import add_progress_option, progress_line
 from take6.display.terminal import console
 from take6.errors import Take6Error
 from take6.text import excerpt
@@ -44,6 +47,7 @@ def register(subparsers: Any) -> None:
         metavar="NAME",
         help="run only this obligation (repeatable; a prefix such as 'deck.' selects a group)",
     )
+    add_progress_option(parser, "obligations proved of obligations, the one running, elapsed")
     parser.set_defaults(func=run)
 
 
@@ -66,10 +70,24 @@ def run(args: argparse.Namespace) -> int:
         if unmatched:
             known = ", ".join(names)
             raise VerifyUsageError(f"no obligation named {excerpt(unmatched[0])} (known: {known})")
-    outcomes = registry.run_all([ob for ob in every if wanted(ob.name)])
-    chosen = [r for r in found if wanted(f"code.{r.name}")]
-    if chosen:
-        outcomes += code_proofs.outcomes(found=chosen)
+    line = progress_line(getattr(args, "progress", None))
+    started = time.monotonic()
+
+    def progress(label: str) -> Callable[[int, int, str], None] | None:
+        if line is None:
+            return None
+        return lambda done, total, name: line.count_up(
+            label, done, total, time.monotonic() - started, name
+        )
+
+    try:
+        outcomes = registry.run_all([ob for ob in every if wanted(ob.name)], progress("verify"))
+        chosen = [r for r in found if wanted(f"code.{r.name}")]
+        if chosen:
+            outcomes += code_proofs.outcomes(found=chosen, progress=progress("verify --code"))
+    finally:
+        if line is not None:
+            line.close()
     if getattr(args, "json", False):
         print(report.dumps(outcomes))
     else:

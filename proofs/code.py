@@ -264,17 +264,25 @@ class Check:
     counterexample: Counterexample | None
 
 
-def check_all(found: Sequence[Restatement], domain: Domain) -> list[Check]:
+def check_all(
+    found: Sequence[Restatement],
+    domain: Domain,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> list[Check]:
     """Compare each restatement that can run with the reference on every case of ``domain``
     (one pass: the reference's answer is computed once per case); a restatement stops being
     compared at its first difference (an exception it raises is a difference too). Those that
-    cannot run get a check of 0 cases."""
+    cannot run get a check of 0 cases. ``progress(done, total, setting)`` is called before
+    each setting of the domain and once at the end."""
     live = [r for r in found if r.place is not None]
     counts = dict.fromkeys((r.name for r in live), 0)
     seconds = dict.fromkeys((r.name for r in live), 0.0)
     wrong: dict[str, Counterexample] = {}
     clock = time.perf_counter
-    for setting in domain.settings():
+    settings = domain.settings()
+    for i, setting in enumerate(settings):
+        if progress is not None:
+            progress(i, len(settings), setting.label)
         for rows, card, rules in cases(domain, setting):
             start = clock()
             answer = reference_answer(rows, card, rules)
@@ -293,6 +301,8 @@ def check_all(found: Sequence[Restatement], domain: Domain) -> list[Check]:
                 counts[r.name] += 1
                 if got != ref[r.keeps]:
                     wrong[r.name] = Counterexample(setting, rows, card, ref[r.keeps], got)
+    if progress is not None:
+        progress(len(settings), len(settings), "")
     return [
         Check(r, counts.get(r.name, 0), seconds.get(r.name, 0.0), wrong.get(r.name)) for r in found
     ]
@@ -322,13 +332,16 @@ def _summary(c: Check, domain: Domain) -> Result:
 
 
 def outcomes(
-    domain: Domain | None = None, found: Sequence[Restatement] | None = None
+    domain: Domain | None = None,
+    found: Sequence[Restatement] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> list[core.Outcome]:
     """``take6 verify --code``: one obligation ``code.<name>`` per restatement (default: all
     of :func:`restatements`), proved by exhaustive enumeration of ``domain`` (default
-    :data:`DOMAIN`) in one pass, skipped when it cannot run here."""
+    :data:`DOMAIN`) in one pass, skipped when it cannot run here (``progress`` as in
+    :func:`check_all`)."""
     domain = DOMAIN if domain is None else domain
-    checks = check_all(restatements() if found is None else found, domain)
+    checks = check_all(restatements() if found is None else found, domain, progress)
     out = []
     for c in checks:
         name = c.restatement.name

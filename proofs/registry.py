@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from proofs import deck, game, placement, sources
@@ -170,6 +171,18 @@ def obligations() -> list[Obligation]:
     ]
 
 
-def run_all(selected: list[Obligation] | None = None) -> list[Outcome]:
-    """Run ``selected`` (default: every obligation) in order."""
-    return [run(ob) for ob in (obligations() if selected is None else selected)]
+def run_all(
+    selected: list[Obligation] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> list[Outcome]:
+    """Run ``selected`` (default: every obligation) in order; ``progress(done, total, name)``
+    is called before each obligation (``name`` the one starting) and once at the end."""
+    chosen = obligations() if selected is None else selected
+    out = []
+    for i, ob in enumerate(chosen):
+        if progress is not None:
+            progress(i, len(chosen), ob.name)
+        out.append(run(ob))
+    if progress is not None:
+        progress(len(chosen), len(chosen), "")
+    return out

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import textwrap
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
-from solver.cli.solve import ProgressLine, _clock, _count, line_table
+from solver.cli.solve import ProgressLine, line_table
 from solver.problem import CORES, Objective, default_objective
 from take6.cards import HEADS
+from take6.display.progress import add_progress_option, clock, count, wanted
 from take6.display.terminal import console as make_console
 
 EXAMPLES = """\
@@ -80,13 +80,7 @@ def register(subparsers: Any) -> None:
         help="the compiled core's transposition table budget, e.g. 512M or 4G (default: a "
         "quarter of the machine's memory, at most 4G)",
     )
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (first picks valued, draft nodes, leaves, elapsed); "
-        "default: on when stderr is a terminal",
-    )
+    add_progress_option(p, "first picks valued, draft nodes, leaves, elapsed")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -106,8 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
         memory = parse_memory(args.memory)
         check_memory(memory)
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    line = DraftProgressLine() if show else None
+    line = DraftProgressLine() if wanted(args.progress) else None
     try:
         result = solve_draft(
             args.players,
@@ -136,8 +129,8 @@ class DraftProgressLine(ProgressLine):
     def __call__(self, done: int, total: int, nodes: int, leaves: int, secs: float) -> None:  # type: ignore[override]
         self.show(
             secs,
-            f"first picks valued {done}/{total}  draft nodes {_count(nodes)}  "
-            f"leaves {_count(leaves)}  {_clock(secs)}",
+            f"first picks valued {done}/{total}  draft nodes {count(nodes)}  "
+            f"leaves {count(leaves)}  {clock(secs)}",
         )
 
 

@@ -22,6 +22,10 @@ from rich.table import Table
 from solver.errors import SolverError
 from solver.problem import CORES, Objective, default_objective
 from take6.cli.common import file_errors, read_file
+from take6.display.progress import ProgressLine as StatusLine
+from take6.display.progress import add_progress_option, wanted
+from take6.display.progress import clock as _clock
+from take6.display.progress import count as _count
 from take6.display.terminal import console as make_console
 from take6.notation import load_position
 from take6.position import Position
@@ -120,13 +124,7 @@ def add_core_options(p: argparse.ArgumentParser) -> None:
         f"of {AUTO_THREADS_FROM}+ cards, else 1; 2 threads solve a 2 x 8 deal 1.6-1.9 times "
         "faster, see bench/solve.py --threads)",
     )
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress line on stderr (nodes, nodes/s, table fill, proven root bounds, "
-        "elapsed); default: when stderr is a terminal",
-    )
+    add_progress_option(p, "nodes, nodes/s, table fill, proven root bounds, elapsed")
 
 
 AUTO_THREADS_FROM = 7
@@ -151,7 +149,7 @@ def core_settings(args: argparse.Namespace, position: Position) -> dict[str, Any
         check_memory(memory)
     if args.threads is not None and not 1 <= args.threads <= 64:
         raise SolverError(f"--threads must be 1..64, got {args.threads}")
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    show = wanted(args.progress)
     return {
         "core": args.core,
         "memory": memory,
@@ -160,14 +158,9 @@ def core_settings(args: argparse.Namespace, position: Position) -> dict[str, Any
     }
 
 
-class ProgressLine:
-    """The progress line on stderr, rewritten in place (a terminal) or one line each time
-    (``--progress`` to a file or pipe, every 10 s)."""
-
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.last = 0.0
-        self.shown = False
+class ProgressLine(StatusLine):
+    """The search's progress line (:class:`take6.display.progress.ProgressLine`: rewritten in
+    place on a terminal, a line every 10 s with ``--progress`` into a file or pipe)."""
 
     def __call__(
         self, nodes: int, filled: int, cap: int, secs: float, lo: Fraction, hi: Fraction
@@ -180,39 +173,9 @@ class ProgressLine:
             f"value in [{_short(lo)}, {_short(hi)}]  {_clock(secs)}",
         )
 
-    def show(self, secs: float, text: str) -> None:
-        """Write ``text`` (at most every 10 s when stderr is not a terminal)."""
-        if not self.tty and secs - self.last < 10:
-            return
-        self.last = secs
-        if self.tty:
-            sys.stderr.write("\r\x1b[2K" + text)
-        else:
-            sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown and self.tty:
-            sys.stderr.write("\r\x1b[2K")
-            sys.stderr.flush()
-
-
-def _count(n: int) -> str:
-    for unit, size in (("G", 10**9), ("M", 10**6), ("k", 10**3)):
-        if n >= size:
-            return f"{n / size:.1f}{unit}"
-    return str(n)
-
 
 def _short(v: Fraction) -> str:
     return str(v.numerator) if v.denominator == 1 else f"{float(v):.4f}"
-
-
-def _clock(secs: float) -> str:
-    m, sec = divmod(int(secs), 60)
-    h, m = divmod(m, 60)
-    return f"{h}:{m:02d}:{sec:02d}"
 
 
 def check_limits(args: argparse.Namespace) -> None:

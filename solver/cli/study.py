@@ -7,25 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
 
 from solver.problem import Objective
 from solver.study.spec import EXECUTORS
 from take6.cli.common import file_errors
+from take6.display.progress import add_progress_option, progress_line
 from take6.text import excerpt, plural
 
 _DEALS_EXAMPLES = """examples:
@@ -154,7 +143,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--workers", type=int, metavar="N", help="process executor: N processes (default: CPUs)"
     )
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask executor: the scheduler address")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress_option(p, "items done of items, items/s, time elapsed and left")
     p.add_argument("--json", action="store_true", help="print the run's report as JSON")
 
 
@@ -186,14 +175,6 @@ def run_drafts(args: argparse.Namespace) -> int:
     return _run(args, study)
 
 
-class _RateColumn(ProgressColumn):
-    """Items per second over rich's recent samples."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("-- items/s" if speed is None else f"{speed:.2f} items/s", style="cyan")
-
-
 def _run(args: argparse.Namespace, study: Study) -> int:
     from solver.study.run import check_executor, make_executor, prepare, run_study
     from solver.study.store import Store
@@ -202,37 +183,36 @@ def _run(args: argparse.Namespace, study: Study) -> int:
     name = prepare(args.store, study, args.study)
     with Store(args.store, create=False) as db:
         left = study.items() - len(db.done_items(name))
-    stderr = Console(stderr=True)
-    with (
-        make_executor(args.executor, args.workers, args.scheduler, items=left) as (
+    line = progress_line(args.progress)
+    label = f"{study.kind} {name}"
+    started = time.monotonic()
+    first: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        assert line is not None
+        secs = time.monotonic() - started
+        if not first:  # the items already done when the run started
+            first.append(done)
+        now = done - first[0]
+        rate = f"{now / secs:.2f} items/s" if secs > 0 and now else "-- items/s"
+        line.count_up(label, done, total, secs, rate)
+
+    try:
+        with make_executor(args.executor, args.workers, args.scheduler, items=left) as (
             executor,
             window,
-        ),
-        Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            _RateColumn(),
-            TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
-            console=stderr,
-            disable=args.no_progress,
-        ) as bar,
-    ):
-        task = bar.add_task(f"{study.kind} {name}", total=None)
-        started: list[int] = []
-
-        def progress(done: int, total: int) -> None:
-            if not started:
-                started.append(done)
-                bar.update(task, total=total, completed=done)
-            else:
-                bar.advance(task)
-
-        report = run_study(
-            args.store, study, name=name, executor=executor, window=window, progress=progress
-        )
+        ):
+            report = run_study(
+                args.store,
+                study,
+                name=name,
+                executor=executor,
+                window=window,
+                progress=progress if line is not None else None,
+            )
+    finally:
+        if line is not None:
+            line.close()
     _print_report(args, report)
     return 0
 

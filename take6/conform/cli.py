@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from take6.display.progress import add_progress_option
+
 
 def register(subparsers: Any) -> None:
     """Add the ``conform`` subcommand to the dispatcher's ``subparsers``."""
@@ -57,6 +59,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--export", metavar="FILE", help="write the kit's cases (JSON lines) to FILE ('-': stdout)"
     )
+    add_progress_option(parser, "cases run of cases, elapsed")
     parser.set_defaults(func=run)
 
 

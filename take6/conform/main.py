@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from importlib import resources
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from take6.cli.common import file_errors, read_file
@@ -16,6 +16,7 @@ from take6.conform import runner
 from take6.conform.cases import Case, CaseError, dumps_cases, read_cases
 from take6.conform.kit import RULES
 from take6.conform.serve import serve
+from take6.display.progress import progress_line
 from take6.display.terminal import console
 from take6.errors import InputError, UsageError
 from take6.text import excerpt, plural
@@ -81,28 +82,23 @@ def run(args: argparse.Namespace) -> int:
     if not args.engine:
         raise UsageError("give the engine to check: --engine CMD (or --serve, --export FILE)")
     out = console(highlight=False)
-    err = console(stderr=True)
-    if err.is_terminal and not args.json:
-        with Progress(
-            TextColumn("conform"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("cases", total=len(cases))
-            outcomes = runner.run_cases(
-                args.engine,
-                cases,
-                timeout=args.timeout,
-                max_failures=args.max_failures,
-                progress=lambda done, _total: bar.update(task, completed=done),
-            )
-    else:
+    line = progress_line(args.progress)
+    started = time.monotonic()
+    try:
         outcomes = runner.run_cases(
-            args.engine, cases, timeout=args.timeout, max_failures=args.max_failures
+            args.engine,
+            cases,
+            timeout=args.timeout,
+            max_failures=args.max_failures,
+            progress=None
+            if line is None
+            else lambda done, total: line.count_up(
+                "conform", done, total, time.monotonic() - started, "cases"
+            ),
         )
+    finally:
+        if line is not None:
+            line.close()
     if args.json:
         counts = Counter(o.status for o in outcomes)
         print(
