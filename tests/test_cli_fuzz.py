@@ -129,7 +129,11 @@ COMMANDS: dict[str, tuple[list[str], list[str], list[str]]] = {
         ["--time-limit", "0.3"],
     ),
     "study status": ([], ["--store", "--json"], []),
-    "study export": ([], ["--store", "--study", "--csv", "--parquet", "--force"], []),
+    "study export": (
+        [],
+        ["--store", "--study", "--csv", "--parquet", "--jsonl", "--dataset", "--force"],
+        [],
+    ),
 }
 
 EXIT_1 = {"replay", "check-certificate"}
@@ -261,10 +265,12 @@ def arguments(draw: Any, command: str, path: Path, samples: dict[str, Any]) -> l
                 argv.append(str(path.parent / "missing.sqlite"))
             else:
                 argv.append(draw(values))
-        elif option in ("--csv", "--parquet"):
+        elif option in ("--csv", "--parquet", "--jsonl"):
             argv.append(
                 str(draw(st.sampled_from([path, path.parent / "out.csv", samples["store"]])))
             )
+        elif option == "--dataset":
+            argv.append(str(draw(st.sampled_from([path, path.parent / "ds", path.parent]))))
         else:
             argv.append(draw(values))
     if command.startswith("study") and "--store" not in argv:

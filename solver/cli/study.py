@@ -32,7 +32,8 @@ _DRAFTS_EXAMPLES = """examples:
 
 _EXPORT_EXAMPLES = """examples:
   take6 study export --store study.sqlite --csv results.csv
-  take6 study export --store study.sqlite --study deals --parquet deals.parquet"""
+  take6 study export --store study.sqlite --study deals --parquet deals.parquet
+  take6 study export --store study.sqlite --dataset logik-solved"""
 
 if TYPE_CHECKING:
     from solver.study.run import RunReport
@@ -104,18 +105,29 @@ def register(subparsers: Any) -> None:
 
     e = sub.add_parser(
         "export",
-        help="export a store's results to CSV or Parquet",
+        help="export a store's results to Parquet, CSV, JSON lines or a dataset",
         description=(
-            "Write the results (one row per item, all columns of the store) to CSV and/or "
-            "Parquet (Parquet needs pyarrow: pip install 'take6[study]')."
+            "Write the results (one row per item; the same typed columns in every format, "
+            "see docs/studies.md) to Parquet, CSV and/or JSON lines, or a dataset directory "
+            "with its data card (Parquet and datasets need pyarrow: pip install "
+            "'take6[study]')."
         ),
         epilog=_EXPORT_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     e.add_argument("--store", required=True, metavar="FILE")
     e.add_argument("--study", metavar="NAME", help="only this study (default: all)")
-    e.add_argument("--csv", metavar="OUT", help="write CSV to OUT")
-    e.add_argument("--parquet", metavar="OUT", help="write Parquet to OUT")
+    e.add_argument(
+        "--parquet", metavar="OUT", help="write Parquet to OUT (typed; provenance in metadata)"
+    )
+    e.add_argument("--csv", metavar="OUT", help="write CSV to OUT (lists as JSON arrays)")
+    e.add_argument("--jsonl", metavar="OUT", help="write JSON lines to OUT (one row a line)")
+    e.add_argument(
+        "--dataset",
+        metavar="DIR",
+        help="write a dataset to DIR: positions.parquet, positions.csv, metadata.json and "
+        "its data card README.md",
+    )
     e.add_argument(
         "--force",
         action="store_true",
@@ -270,22 +282,47 @@ def run_status(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from solver.study.export import check_export_target, export_csv, export_parquet
+    from solver.study.export import (
+        check_export_target,
+        export_csv,
+        export_jsonl,
+        export_parquet,
+    )
     from solver.study.spec import StudyError
 
-    if not args.csv and not args.parquet:
-        raise StudyError("give --csv OUT and/or --parquet OUT")
-    outs = [out for out in (args.parquet, args.csv) if out]
-    for out in outs:  # every target checked before anything is written
+    outs = {"--parquet": args.parquet, "--csv": args.csv, "--jsonl": args.jsonl}
+    given = {flag: out for flag, out in outs.items() if out is not None}
+    if args.dataset is not None:
+        if given:
+            raise StudyError(f"--dataset writes its own files; give it without {', '.join(given)}")
+        return _export_dataset(args)
+    if not given:
+        raise StudyError("give --parquet OUT, --csv OUT, --jsonl OUT and/or --dataset DIR")
+    for flag, out in given.items():  # every target checked before anything is written
+        if not out.strip():
+            raise StudyError(f"{flag} needs a file name, got an empty one")
         check_export_target(args.store, out, force=args.force)
-    if len(outs) == 2 and Path(outs[0]).resolve() == Path(outs[1]).resolve():
-        raise StudyError(f"--csv and --parquet name the same file {excerpt(args.csv)}")
-    if args.parquet:
-        with file_errors("the export", args.parquet):
-            n = export_parquet(args.store, args.parquet, args.study, force=args.force)
-        print(f"{plural(n, 'row')} written to {args.parquet}", file=sys.stderr)
-    if args.csv:
-        with file_errors("the export", args.csv):
-            n = export_csv(args.store, args.csv, args.study, force=args.force)
-        print(f"{plural(n, 'row')} written to {args.csv}", file=sys.stderr)
+    seen: dict[Path, str] = {}
+    for flag, out in given.items():
+        other = seen.setdefault(Path(out).resolve(), flag)
+        if other != flag:
+            raise StudyError(f"{other} and {flag} name the same file {excerpt(out)}")
+    writers = {"--parquet": export_parquet, "--csv": export_csv, "--jsonl": export_jsonl}
+    for flag, out in given.items():
+        with file_errors("the export", out):
+            n = writers[flag](args.store, out, args.study, force=args.force)
+        print(f"{plural(n, 'row')} written to {out}", file=sys.stderr)
+    return 0
+
+
+def _export_dataset(args: argparse.Namespace) -> int:
+    from solver.study.dataset import write_dataset
+    from solver.study.spec import StudyError
+
+    if not args.dataset.strip():
+        raise StudyError("--dataset needs a directory name, got an empty one")
+    with file_errors("the dataset", args.dataset):
+        report = write_dataset(args.store, args.dataset, args.study, force=args.force)
+    names = ", ".join(p.name for p in report.files)
+    print(f"{plural(report.rows, 'row')} written to {args.dataset} ({names})", file=sys.stderr)
     return 0
