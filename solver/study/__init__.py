@@ -51,6 +51,11 @@ A study name is bound to its parameters: running a study whose name the store al
 other parameters is a :class:`StudyError` naming the difference (choose another ``study`` name
 to keep both in one store).
 
+Exports (:mod:`solver.study.export`, :mod:`solver.study.dataset`): Parquet, CSV and JSON lines
+with the same typed columns (``summary`` spread into columns: root strategies per seat, the
+principal line, a draft's picks), Parquet with the provenance as file metadata, and a dataset
+directory with its data card. See ``docs/studies.md``.
+
 Execution: :func:`run_study` takes any :class:`concurrent.futures.Executor` (a process pool, a
 Dask ``Client.get_executor()``, ...); only the calling process writes to the store.
 """

@@ -220,7 +220,8 @@ def datacard(
         f'df = pd.read_parquet("{parquet}")',
         "```",
         "",
-        f"(`{CSV}` has the same columns; a list is a JSON array there. Integer columns with "
+        "(pandas and pyarrow: `pip install pandas pyarrow`, or `pip install 'take6[study]'`. "
+        f"`{CSV}` has the same columns; a list is a JSON array there. Integer columns with "
         "missing values, such as `deal` for drafts, load as floats; "
         '`pd.read_parquet(path, dtype_backend="numpy_nullable")` keeps them integers.)',
         "",
