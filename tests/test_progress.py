@@ -1,10 +1,12 @@
 """The one progress line of the long commands (``take6.display.progress``): a rich live line on
 a terminal, nothing in a pipe unless asked, a plain line every 10 s when asked; and every long
-command (study, verify, conform, draft) shows it on a pseudo-terminal and not in a pipe."""
+command (study, verify, conform, draft, check-certificate) shows it on a pseudo-terminal and
+not in a pipe."""
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import pty
 import select
@@ -137,6 +139,7 @@ COMMANDS = {
     "verify": (["verify", "--only", "deck."], "verify"),
     "conform": (["conform", "--engine", SERVE, "--rule", "too-low"], "conform"),
     "draft": (["draft", "--players", "2", "--hand-size", "3"], "first picks valued"),
+    "check-certificate": (["check-certificate", "cert.json"], "check-certificate"),
 }
 
 
@@ -145,6 +148,12 @@ def test_every_long_command_shows_progress_on_a_terminal_only(name: str, tmp_pat
     argv, marker = COMMANDS[name]
     if name == "study":
         argv = [*argv, "--store", str(tmp_path / "s.sqlite")]
+    if name == "check-certificate":
+        deal = "logik:12 3/7/10/12 1,5,9,11|2,4,6,8"
+        made = subprocess.run(
+            [*TAKE6, "solve", deal, "--certificate", "cert.json"], cwd=tmp_path, capture_output=True
+        )
+        assert made.returncode == 0, made.stderr
     code, out, tty = _run_on_pty([*TAKE6, *argv], tmp_path)
     assert code == 0, tty
     assert marker in tty, tty
@@ -159,3 +168,33 @@ def test_every_long_command_shows_progress_on_a_terminal_only(name: str, tmp_pat
         (tmp_path / "s.sqlite").unlink()
     quiet = _run_on_pty([*TAKE6, *argv, "--no-progress"], tmp_path)
     assert quiet[0] == 0 and marker not in quiet[2] and "━" not in quiet[2]
+
+
+def test_a_terminal_is_redrawn_at_most_every_tenth_of_a_second() -> None:
+    line, buf = _terminal()
+    line.count_up("x", 1, 4, 0.0)
+    line.count_up("x", 2, 4, 0.05)  # too soon: not drawn
+    line.count_up("x", 3, 4, 0.2)
+    line.close()
+    out = buf.getvalue()
+    assert "1/4" in out and "2/4" not in out and "3/4" in out
+    line, buf = _terminal()
+    line.count_up("x", 1, 4, 0.0)
+    line.count_up("x", 4, 4, 0.01)  # the end is always drawn
+    line.close()
+    assert "4/4" in buf.getvalue()
+
+
+def test_a_certificate_check_reports_the_nodes_it_proves(tmp_path: Path) -> None:
+    from solver.verify.check import check_certificate
+
+    deal = "logik:12 3/7/10/12 1,5,9,11|2,4,6,8"
+    made = subprocess.run(
+        [*TAKE6, "solve", deal, "--certificate", "c.json"], cwd=tmp_path, capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    seen: list[tuple[int, int]] = []
+    report = check_certificate(tmp_path / "c.json", lambda p, n: seen.append((p, n)))
+    nodes = len(json.loads((tmp_path / "c.json").read_text())["nodes"])
+    assert [p for p, _ in seen] == list(range(1, report.nodes + 1))
+    assert {n for _, n in seen} == {nodes} and report.nodes <= nodes

@@ -12,6 +12,7 @@ import math
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -96,6 +97,7 @@ def register(subparsers: Any) -> None:
     )
     c.add_argument("file", metavar="FILE")
     c.add_argument("--json", action="store_true", help="print JSON")
+    add_progress_option(c, "nodes of the file proven, elapsed")
     c.set_defaults(func=run_check)
 
 
@@ -398,8 +400,15 @@ def run_check(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise SolverError(f"no certificate file {args.file!r}")
+    line = StatusLine() if wanted(args.progress) else None
+    started = time.monotonic()
+
+    def progress(proven: int, nodes: int) -> None:
+        assert line is not None
+        line.count_up("check-certificate", proven, nodes, time.monotonic() - started, "nodes")
+
     try:
-        report = check_certificate(path)
+        report = check_certificate(path, progress if line is not None else None)
     except CertificateError as exc:
         if args.json:
             print(json.dumps({"ok": False, "error": str(exc)}))
@@ -407,6 +416,9 @@ def run_check(args: argparse.Namespace) -> int:
         return 1
     except SolverError:
         raise
+    finally:
+        if line is not None:
+            line.close()
     if args.json:
         print(
             json.dumps(

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -208,7 +208,11 @@ def _with_rules(position: Position, rules: object) -> Position:
 class Checker:
     """Checks one certificate (parsed JSON)."""
 
-    def __init__(self, cert: Mapping[str, Any]) -> None:
+    def __init__(
+        self, cert: Mapping[str, Any], progress: Callable[[int, int], None] | None = None
+    ) -> None:
+        self.progress = progress
+        self.proven = 0
         if not isinstance(cert, Mapping):
             raise CertificateError(f"a certificate must be a JSON object, got {excerpt(cert)}")
         self.version = cert.get("version")
@@ -322,7 +326,15 @@ class Checker:
                     f"{where}: the {side} {_short(got)}, not {_short(claim)}, against {list(b)}"
                 )
         (self.lower if lower else self.upper)[key] = claim
+        if key not in (self.upper if lower else self.lower):
+            self._proved()
         return claim
+
+    def _proved(self) -> None:
+        """One more node of the file proven (``progress(proven, nodes in the file)``)."""
+        self.proven += 1
+        if self.progress is not None:
+            self.progress(self.proven, len(self.nodes))
 
     def _settle_bound(self, start: State, s: State, lower: bool) -> Fraction:
         if s.phase is Phase.ROW_CHOICE:
@@ -402,6 +414,7 @@ class Checker:
                     f"{where}: the min strategy concedes {got} > {v} against {list(a)}"
                 )
         self.checked[key] = v
+        self._proved()
         return v
 
     def _settle(self, start: State, s: State) -> Fraction:
@@ -417,9 +430,14 @@ class Checker:
         return gained + self.node_value(s)
 
 
-def check_certificate(cert: Mapping[str, Any] | str | bytes | Path) -> CheckReport:
+def check_certificate(
+    cert: Mapping[str, Any] | str | bytes | Path,
+    progress: Callable[[int, int], None] | None = None,
+) -> CheckReport:
     """Check a certificate (a parsed dict, JSON text or UTF-8 bytes, or a file path); raise
-    :class:`CertificateError` (one line) if it is malformed or does not prove its value."""
+    :class:`CertificateError` (one line) if it is malformed or does not prove its value.
+    ``progress(proven, nodes)`` is called as each node of the file is proven (a check may
+    need fewer than all of them)."""
     if isinstance(cert, Path) or (
         isinstance(cert, str) and not strip_bom(cert).lstrip().startswith("{")
     ):
@@ -444,4 +462,4 @@ def check_certificate(cert: Mapping[str, Any] | str | bytes | Path) -> CheckRepo
         cert = data
     if not isinstance(cert, Mapping):
         raise CertificateError(f"a certificate must be a JSON object, got {excerpt(cert)}")
-    return Checker(cert).run()
+    return Checker(cert, progress).run()

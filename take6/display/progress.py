@@ -23,6 +23,9 @@ if TYPE_CHECKING:  # rich is imported when a line is made: registering a command
 PLAIN_EVERY = 10.0
 """Seconds between two plain progress lines (stderr not a terminal, ``--progress`` given)."""
 
+TTY_EVERY = 0.1
+"""Seconds between two updates of the live line (it is redrawn 4 times a second)."""
+
 
 def add_progress_option(parser: argparse.ArgumentParser, what: str) -> None:
     """``--progress`` / ``--no-progress`` (``args.progress``: True, False or None for the
@@ -78,7 +81,8 @@ class ProgressLine:
         """Show ``text`` (``secs``: seconds since the work began)."""
         from rich.text import Text
 
-        self._emit(secs, Text(text), text)
+        if self._due(secs, final=False):
+            self._emit(Text(text), text)
 
     def count_up(self, label: str, done: int, total: int, secs: float, text: str = "") -> None:
         """Counted work: ``done`` of ``total`` after ``secs`` seconds, a bar on a terminal, with
@@ -90,13 +94,15 @@ class ProgressLine:
         if self._first is None or self._first[0] != label or done < self._first[1]:
             self._first = (label, done, secs)  # the rate counts from here
         _, d0, s0 = self._first
+        if not self._due(secs, final=done >= total):
+            return
         left = ""
         if done > d0 and secs > s0 and total >= done:
             left = f"  left {clock((total - done) * (secs - s0) / (done - d0))}"
         tail = f"{'  ' + text if text else ''}  {clock(secs)}{left}"
         plain = f"{label} {done}/{total}{tail}"
         if not self.tty:
-            self._emit(secs, Text(plain), plain, final=done >= total)
+            self._emit(Text(plain), plain)
             return
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
@@ -109,13 +115,22 @@ class ProgressLine:
             Text(f"{done}/{total}"),
             Text(tail.strip(), style="cyan"),
         )
-        self._emit(secs, grid, plain)
+        self._emit(grid, plain)
 
-    def _emit(self, secs: float, shown: RenderableType, plain: str, final: bool = False) -> None:
-        if not self.tty:
-            if secs - self.last < PLAIN_EVERY and not (final and self.shown):
-                return
+    def _due(self, secs: float, final: bool) -> bool:
+        """Whether to draw now: on a terminal at most every :data:`TTY_EVERY` seconds (the
+        first and the last state always), in a pipe every :data:`PLAIN_EVERY` seconds and at
+        the end of counted work that printed before; a caller may call as often as it likes."""
+        if self.tty:
+            due = self._live is None or final or secs - self.last >= TTY_EVERY
+        else:
+            due = secs - self.last >= PLAIN_EVERY or (final and self.shown)
+        if due:
             self.last = secs
+        return due
+
+    def _emit(self, shown: RenderableType, plain: str) -> None:
+        if not self.tty:
             self.console.file.write(plain + "\n")
             self.console.file.flush()
             self.shown = True
