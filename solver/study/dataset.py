@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.study.export import (
+    META_PREFIX,
     Column,
     check_export_target,
     export_metadata,
@@ -43,6 +44,8 @@ METADATA = "metadata.json"
 CARD = "README.md"
 FILES = (PARQUET, CSV, METADATA, CARD)
 """The files of a dataset directory."""
+
+META_SCHEMA_KEY = META_PREFIX + "export_schema"
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,13 @@ def write_dataset(
     paths = {name: target / name for name in FILES}
     for path in paths.values():
         check_export_target(store, path, force=force)
+    existing = [name for name, path in paths.items() if path.exists()]
+    if existing and not _is_dataset(paths[METADATA]):
+        # --force replaces an earlier dataset, never a README.md or .csv of something else
+        raise StudyError(
+            f"{excerpt(str(directory))} holds {', '.join(existing)} but is not a take6 dataset "
+            "(no take6 metadata.json); give a new or empty directory"
+        )
     rows, infos = read_export(store, study)
     if not rows:
         which = f"study {study!r}" if study else "the store"
@@ -99,6 +109,15 @@ def write_dataset(
     with replacing(paths[CARD]) as tmp:
         tmp.write_text(datacard(meta, columns, out_rows, where), "utf-8")
     return DatasetReport(target, len(rows), tuple(paths.values()))
+
+
+def _is_dataset(path: Path) -> bool:
+    """Whether ``path`` is the ``metadata.json`` of a dataset this code wrote."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and META_SCHEMA_KEY in data
 
 
 def metadata_json(meta: dict[str, str], columns: Sequence[Column]) -> dict[str, Any]:

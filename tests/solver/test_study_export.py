@@ -294,6 +294,19 @@ def test_dataset_refuses_a_file_an_empty_study_and_the_store(store: Path, tmp_pa
     assert not (tmp_path / "ds").exists()
 
 
+def test_force_never_replaces_files_of_something_else(store: Path, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "README.md").write_text("my project\n")
+    with pytest.raises(StudyError, match=r"holds README.md but is not a take6 dataset"):
+        write_dataset(store, project, force=True)
+    assert (project / "README.md").read_text() == "my project\n"
+    assert sorted(p.name for p in project.iterdir()) == ["README.md"]
+    (project / "README.md").unlink()
+    write_dataset(store, project)  # an empty directory: fine, and then it is a dataset
+    write_dataset(store, project, force=True)
+
+
 def test_dataset_without_pyarrow(
     store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
