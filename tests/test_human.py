@@ -298,3 +298,40 @@ def test_bot_game_record_file(
     assert json.loads(capsys.readouterr().out) == json.loads(path.read_text())
     assert main(["play", "--record", str(tmp_path / "no" / "such" / "dir.json")]) == 2
     assert "cannot write the game record" in capsys.readouterr().err
+
+
+def test_the_readme_session_is_what_the_command_prints(tmp_path: Path) -> None:
+    """The README's piped session: its lines (``...`` elides) appear in this order in what the
+    command prints for the same answers, and the record it names is written."""
+    import shlex
+    import subprocess
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme.split("### `take6 play --bots human,...`", 1)[1]
+    block = re.search(r"```console\n(.*?)```", section, flags=re.S)
+    assert block is not None
+    command, _, expected = block.group(1).partition("\n")
+    printf, _, play = command.removeprefix("$ ").partition(" | ")
+    answers = shlex.split(printf)[1].encode().decode("unicode_escape")
+    argv = shlex.split(play)
+    assert argv[0] == "take6" and TAKE6 is not None
+    proc = subprocess.run(
+        [TAKE6, *argv[1:]],
+        input=answers,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"NO_COLOR": "1", "COLUMNS": "100", "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    got = [ln.rstrip() for ln in (proc.stdout + proc.stderr).splitlines()]
+    at = 0
+    for line in expected.splitlines():
+        if line == "...":
+            continue
+        while at < len(got) and got[at] != line.rstrip():
+            at += 1
+        assert at < len(got), f"README line not printed (in order): {line!r}"
+        at += 1
+    assert load_record(json.loads((tmp_path / "game.json").read_text())).finished is False

@@ -12,7 +12,7 @@ import textwrap
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from solver.cli.solve import (
@@ -170,9 +170,9 @@ def _print_header(out: Console, result: Result, bot: str) -> None:
     out.print(f"[bold]objective[/] {result.problem.objective.value}: {_meaning(result)}")
     out.print(f"[bold]value[/] {value_text(result.value)}  (≈ {float(result.value):.6f})")
     out.print(
-        f"per card: 'vs optimal' = the value if the player plays it and the other side its "
-        f"optimal strategy; 'if known' = if the others knew it; 'loss' = heads lost against "
-        f"the value by the player who plays it; bot: {bot}"
+        "vs optimal: the value if the player plays the card and the other side its optimal "
+        "strategy; if known: if the others knew the card; loss: the heads the player loses by "
+        f"it; bot: {bot}'s card"
     )
 
 
@@ -182,7 +182,7 @@ def _print_turn(out: Console, result: Result, t: TurnStudy, bot: str) -> None:
     out.print(f"[bold]position[/] {t.position}")
     out.print(f"[bold]value[/] {value_text(t.value)}  (≈ {float(t.value):.6f})")
     table = Table(show_edge=False, pad_edge=False)
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("player", "right"),
         ("card", "right"),
         ("heads", "right"),
@@ -192,8 +192,9 @@ def _print_turn(out: Console, result: Result, t: TurnStudy, bot: str) -> None:
         ("if known", "right"),
         ("loss", "right"),
         ("bot", "left"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    )
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
     for pt in t.players:
         for i, cv in enumerate(pt.cards):
             table.add_row(

@@ -366,7 +366,9 @@ def play_with_humans(
         with file_errors("the game record", args.record), open(args.record, "w") as f:
             f.write(json.dumps(record.to_json()) + "\n")
     if abandoned is not None:
-        where = f"round {final.round}, turn {final.turn + 1}"
+        where = f"round {final.round}, " + (
+            "the draft" if final.phase is Phase.DRAFT else f"turn {final.turn + 1}"
+        )
         saved = f"; record written to {args.record}" if args.record else ""
         out.print()
         print(f"take6: game abandoned at {where} ({abandoned.why}){saved}", file=sys.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,9 +42,18 @@ number of rounds that allows a longer game is refused up front."""
 def _add_play(sub: Any) -> None:
     p = sub.add_parser(
         "play",
-        help="play a whole game between bots",
-        description="Play a game between bots and print its log, or its JSON game record.",
-        epilog="example: take6 play --variant standard --players 4 --seed 1 --bots safe,random",
+        help="play a whole game between bots, or against them (--bots human,...)",
+        description=textwrap.fill(
+            "Play a game between bots and print its log, or its JSON game record. With 'human' "
+            "in --bots, a person plays that seat at this terminal: cards and rows are asked at "
+            "a prompt (an illegal answer is refused with the reason and asked again); end of "
+            "input (Ctrl-D) or 'quit' abandons the game (exit 0), Ctrl-C too (exit 130); "
+            "--record FILE keeps the record, of an abandoned game too.",
+            width=78,
+        ),
+        epilog="examples: take6 play --variant standard --players 4 --seed 1 --bots safe,random\n"
+        "          take6 play --players 3 --bots human,safe,random --seed 7 --record game.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--variant", default="standard", choices=_variant_names())
     p.add_argument("--players", type=int, default=4, help="number of players (2..10)")

@@ -299,3 +299,33 @@ def test_positions_of_every_kind_study_without_error() -> None:
             assert studied[0].value == result.value
             for t in studied:
                 check_turn_by_brute_force(t)
+
+
+def test_the_readme_session_is_what_the_command_prints(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's ``take6 analyse`` session: every line it shows (``...`` elides turns) is
+    printed, in this order."""
+    import shlex
+
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("NO_COLOR", "1")
+    readme = (Path(__file__).parent.parent.parent / "README.md").read_text()
+    section = readme.split("### `take6 analyse`", 1)[1]
+    block = re.search(r"```console\n(.*?)```", section, flags=re.S)
+    assert block is not None
+    command, _, expected = block.group(1).partition("\n")
+    argv = shlex.split(command.removeprefix("$ "))
+    assert argv[:2] == ["take6", "analyse"]
+    assert main(argv[1:]) == 0
+    got = [ln.rstrip() for ln in capsys.readouterr().out.splitlines()]
+    at = 0
+    timing = re.compile(r"\d+\.\d+ s, peak memory \d+ MiB")
+    for line in expected.splitlines():
+        if line == "...":
+            continue
+        want = timing.sub("", line.rstrip())
+        while at < len(got) and timing.sub("", got[at]) != want:
+            at += 1
+        assert at < len(got), f"README line not printed (in order): {line!r}"
+        at += 1
