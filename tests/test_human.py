@@ -335,3 +335,16 @@ def test_the_readme_session_is_what_the_command_prints(tmp_path: Path) -> None:
         assert at < len(got), f"README line not printed (in order): {line!r}"
         at += 1
     assert load_record(json.loads((tmp_path / "game.json").read_text())).finished is False
+
+
+def test_an_unwritable_record_is_refused_before_the_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = str(tmp_path / "no" / "such" / "dir.json")
+    code, _, err, prompts = drive(
+        monkeypatch, capsys, ["play", "--players", "2", "--bots", "human,safe", "--record", bad],
+        lowest_card,
+    )  # fmt: skip
+    assert code == 2 and not prompts
+    assert err.startswith("take6: error: cannot write the game record")
+    assert "dir.json': No such file or directory" in err

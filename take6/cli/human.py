@@ -321,6 +321,9 @@ def play_with_humans(
             f"{flag} is for games between bots; a game with a human is shown as it goes "
             "(write its record with --record FILE)"
         )
+    if args.record:  # a file that cannot be written is refused now, not after the game
+        with file_errors("the game record", args.record), open(args.record, "w"):
+            pass
     humans = frozenset(p for p, n in enumerate(names) if n == HUMAN)
     labels = tuple(
         f"P{p + 1} ({'you' if len(humans) == 1 else HUMAN})"
