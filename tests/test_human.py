@@ -20,6 +20,7 @@ from take6.cli import main as cli
 from take6.cli.main import main
 from take6.io.record import load_record
 from take6.io.replay import replay
+from take6.notation import parse_position
 from take6.state import ChooseRow
 
 TAKE6 = shutil.which("take6", path=str(Path(sys.executable).parent))
@@ -240,7 +241,7 @@ def test_every_variant_plays_to_the_end(
     cards = sum(p.endswith("your card: ") for p in prompts)
     if variant == "kids":
         assert cards == 0  # the top of the pile: nothing to decide
-        assert "P1 (you) turns up" in out
+        assert "turned up: P1 (you)" in out and "P1 (you), row for card" in "".join(prompts)
     else:
         assert cards == rec.rules.hand_size
     picks = sum(p.endswith("your pick: ") for p in prompts)
@@ -348,3 +349,33 @@ def test_an_unwritable_record_is_refused_before_the_game(
     assert code == 2 and not prompts
     assert err.startswith("take6: error: cannot write the game record")
     assert "dir.json': No such file or directory" in err
+
+
+def test_open_hands_are_shown_without_the_cards_chosen_face_down(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In Logik every hand is known: the prompt shows the others' hands as they were before
+    the turn (a card a bot already chose face down is still in its hand) and the position in
+    the notation ``take6 analyse`` reads."""
+    screens: list[str] = []
+
+    def answer(prompt: str, screen: str) -> str:
+        if prompt.endswith("your card: "):
+            screens.append(screen.rsplit("────", 1)[-1])
+        return lowest_card(prompt, screen)
+
+    argv = ["play", "--variant", "logik", "--players", "2", "--bots", "safe,human",
+            "--seed", "3", "--hand-size", "3", "--rounds", "1"]  # fmt: skip
+    code, _, err, _ = drive(monkeypatch, capsys, argv, answer)
+    assert code == 0, err
+    assert len(screens) == 3
+    for turn, screen in enumerate(screens):
+        held = last_cards(screen, "P1 (safe) holds (every card is in play)")
+        assert len(held) == 3 - turn == len(last_cards(screen, "your hand"))
+        line = next(ln for ln in screen.splitlines() if ln.startswith("position (study it"))
+        pos = parse_position(line.split(": ", 1)[1])
+        assert [list(h) for h in pos.hands] == [held, last_cards(screen, "your hand")]
+    standard = ["play", "--players", "3", "--bots", "human,safe", "--seed", "3", "--rounds", "1"]
+    standard[standard.index("human,safe")] = "human,safe,safe"
+    _, out, _, _ = drive(monkeypatch, capsys, standard, lowest_card)
+    assert "holds" not in out and "position (study it" not in out

@@ -37,9 +37,11 @@ from take6.cli.common import CliError, file_errors
 from take6.cli.play import HUMAN, print_final
 from take6.display.terminal import cards_text, console, rows_table
 from take6.io.record import Record
+from take6.notation import format_position
 from take6.placement import Move, Reason, Side
 from take6.play.bots import Bot, make_bot
 from take6.play.game import play_steps
+from take6.position import Position
 from take6.rules import Rules
 from take6.state import Action, ChooseRow, Phase, Pick, Play, State, new_game
 from take6.text import excerpt, parse_int, plural
@@ -97,9 +99,7 @@ class HumanPlayer:
         assert player == self.seat
         if state.phase is Phase.CHOOSE:
             if state.rules.pile_play:  # Kids: the top card of the pile, nothing to decide
-                card = state.hands[player][0]
-                self.seats.out.print(f"{self.seats.who(player)} turns up {card}")
-                return Play(player, card)
+                return Play(player, state.hands[player][0])
             return self._choose_card(state)
         if state.phase is Phase.ROW_CHOICE:
             return self._choose_row(state)
@@ -112,6 +112,13 @@ class HumanPlayer:
         hand = state.hands[self.seat]
         self._show_table(state, f"round {state.round}, turn {state.turn + 1}")
         self._show_hand("your hand", hand)
+        if not state.set_aside:  # every card is in play (Logik, 2-player Taktik): hands are known
+            hands = _hands_before_the_turn(state)
+            for p, other in enumerate(hands):
+                if p != self.seat:
+                    self._show_hand(f"{self.seats.who(p)} holds (every card is in play)", other)
+            here = Position(state.rules, state.rows, hands, state.piles, state.totals)
+            self.seats.out.print(f"position (study it with take6 analyse): {format_position(here)}")
 
         def answer(text: str) -> Play:
             card = self._number(text, "a card number", f"one of your cards: {_cards(hand)}")
@@ -220,6 +227,15 @@ class _Refused(Exception):
     """An answer that is not legal; the message says why (and the question is asked again)."""
 
 
+def _hands_before_the_turn(state: State) -> tuple[tuple[Card, ...], ...]:
+    """The hands as they were before this turn's choices: a card already chosen face down is
+    still its owner's, as far as anyone else can see."""
+    return tuple(
+        tuple(sorted(h if c is None else (*h, c)))
+        for h, c in zip(state.hands, state.chosen, strict=True)
+    )
+
+
 def _cards(cards: Sequence[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
@@ -266,7 +282,8 @@ class Narrator:
         self.rules = rules
         self.turn = 1
 
-    def __call__(self, action: Action, events: Sequence[Event]) -> None:
+    def __call__(self, action: Action, state: State, events: Sequence[Event]) -> None:
+        """Narrate ``action`` and its ``events``; ``state`` is the state after it."""
         out = self.seats.out
         who = self.seats.who
         if isinstance(action, Pick):
@@ -280,6 +297,8 @@ class Narrator:
                 if self.rules.draft:
                     for p, hand in enumerate(e.hands):
                         out.print(Text(f"{who(p)} drafted ") + cards_text(hand))
+                if self.rules.pile_play:  # no card prompt shows the rows: show them here
+                    out.print(rows_table(e.rows))
             elif isinstance(e, Revealed):
                 plays = ", ".join(f"{who(p)} {c}" for p, c in e.plays)
                 verb = "revealed" if self.rules.simultaneous else "turned up"
@@ -288,6 +307,8 @@ class Narrator:
                 out.print(f"  {who(e.player)}: {e.card} {_placed_text(e)}")
             elif isinstance(e, TurnEnded):
                 self.turn = e.turn + 1
+                if self.rules.pile_play and state.rows:
+                    out.print(rows_table(state.rows))
             elif isinstance(e, RoundScored):
                 out.rule(f"end of round {e.round}")
                 out.print(
@@ -359,7 +380,7 @@ def play_with_humans(
         for action, state, events in play_steps(rules, agents, args.seed):
             actions.append(action)
             final = state
-            narrate(action, events)
+            narrate(action, state, events)
     except Abandoned as exc:
         abandoned = exc
     except KeyboardInterrupt:  # Ctrl-C while the bots play
