@@ -370,7 +370,7 @@ def test_open_hands_are_shown_without_the_cards_chosen_face_down(
     assert code == 0, err
     assert len(screens) == 3
     for turn, screen in enumerate(screens):
-        held = last_cards(screen, "P1 (safe) holds (every card is in play)")
+        held = last_cards(screen, "P1 (safe) holds (known to all)")
         assert len(held) == 3 - turn == len(last_cards(screen, "your hand"))
         line = next(ln for ln in screen.splitlines() if ln.startswith("position (study it"))
         pos = parse_position(line.split(": ", 1)[1])
@@ -379,3 +379,11 @@ def test_open_hands_are_shown_without_the_cards_chosen_face_down(
     standard[standard.index("human,safe")] = "human,safe,safe"
     _, out, _, _ = drive(monkeypatch, capsys, standard, lowest_card)
     assert "holds" not in out and "position (study it" not in out
+    taktik = ["play", "--variant", "taktik", "--players", "3", "--bots", "human,safe,safe",
+              "--seed", "3", "--rounds", "1"]  # fmt: skip
+    _, out, _, _ = drive(monkeypatch, capsys, taktik, lowest_card)  # the split is not known
+    assert "holds" not in out and "position (study it" not in out
+    taktik2 = ["play", "--variant", "taktik", "--players", "2", "--bots", "human,safe",
+               "--seed", "3", "--rounds", "1"]  # fmt: skip
+    _, out, _, _ = drive(monkeypatch, capsys, taktik2, lowest_card)
+    assert "P2 (safe) holds (known to all)" in out and "position (study it" in out

@@ -112,11 +112,11 @@ class HumanPlayer:
         hand = state.hands[self.seat]
         self._show_table(state, f"round {state.round}, turn {state.turn + 1}")
         self._show_hand("your hand", hand)
-        if not state.set_aside:  # every card is in play (Logik, 2-player Taktik): hands are known
+        if _hands_known(state):
             hands = _hands_before_the_turn(state)
             for p, other in enumerate(hands):
                 if p != self.seat:
-                    self._show_hand(f"{self.seats.who(p)} holds (every card is in play)", other)
+                    self._show_hand(f"{self.seats.who(p)} holds (known to all)", other)
             here = Position(state.rules, state.rows, hands, state.piles, state.totals)
             self.seats.out.print(f"position (study it with take6 analyse): {format_position(here)}")
 
@@ -225,6 +225,13 @@ class HumanPlayer:
 
 class _Refused(Exception):
     """An answer that is not legal; the message says why (and the question is asked again)."""
+
+
+def _hands_known(state: State) -> bool:
+    """Whether every player knows every hand: the Logik draft's picks are public; with 2
+    players and every card in play (2-player Taktik) each hand is the rest of the deck. (With
+    more players and every card in play, only the union of the others' hands is known.)"""
+    return state.rules.draft or (state.players == 2 and not state.set_aside)
 
 
 def _hands_before_the_turn(state: State) -> tuple[tuple[Card, ...], ...]:
