@@ -43,7 +43,7 @@ from take6.play.bots import Bot, make_bot
 from take6.play.game import play_steps
 from take6.position import Position
 from take6.rules import Rules
-from take6.state import Action, ChooseRow, Phase, Pick, Play, State, new_game
+from take6.state import Action, ChooseRow, Phase, Pick, Play, State, legal_actions, new_game
 from take6.text import excerpt, parse_int, plural
 from take6.turn import Event, GameOver, Placed, Revealed, RoundScored, RoundStarted, TurnEnded
 
@@ -78,7 +78,6 @@ class Seats:
 
     labels: tuple[str, ...]
     out: Console
-    humans: frozenset[int]
 
     def who(self, seat: int) -> str:
         return self.labels[seat]
@@ -120,9 +119,11 @@ class HumanPlayer:
             here = Position(state.rules, state.rows, hands, state.piles, state.totals)
             self.seats.out.print(f"position (study it with take6 analyse): {format_position(here)}")
 
+        legal = {a for a in legal_actions(state, self.seat) if isinstance(a, Play)}
+
         def answer(text: str) -> Play:
             card = self._number(text, "a card number", f"one of your cards: {_cards(hand)}")
-            if card not in hand:
+            if Play(self.seat, card) not in legal:
                 raise _Refused(f"card {card} is not in your hand ({_cards(hand)})")
             return Play(self.seat, card)
 
@@ -130,7 +131,7 @@ class HumanPlayer:
             "Type the number of the card you play this turn (all players choose at once; the "
             "cards are then placed lowest first). 'quit' or Ctrl-D abandons the game."
         )
-        return self._ask(f"{self.seats.who(self.seat)}, your card: ", answer, help_text, state)
+        return self._ask(f"{self.seats.who(self.seat)}, your card: ", answer, help_text)
 
     def _choose_row(self, state: State) -> ChooseRow:
         pending = state.pending
@@ -143,9 +144,11 @@ class HumanPlayer:
             self.seats.out.print(f"  row {m.row + 1}: {_option_text(rows, m, state.rules)}")
         numbers = ", ".join(str(m.row + 1) for m in options)
 
+        legal = {a for a in legal_actions(state, self.seat) if isinstance(a, ChooseRow)}
+
         def answer(text: str) -> ChooseRow:
             row = self._number(text, "a row number", f"one of rows {numbers}") - 1
-            if all(m.row != row for m in options):
+            if ChooseRow(self.seat, row) not in legal:
                 raise _Refused(f"row {row + 1} is not a choice for card {pending.card} ({numbers})")
             return ChooseRow(self.seat, row)
 
@@ -154,7 +157,6 @@ class HumanPlayer:
             f"{self.seats.who(self.seat)}, row for card {pending.card} ({numbers}): ",
             answer,
             help_text,
-            state,
         )
 
     def _pick(self, state: State) -> Pick:
@@ -166,9 +168,11 @@ class HumanPlayer:
             self.seats.out.print(line + Text(f"  ({len(hand)} of {k})"))
         self._show_hand("face up", pool)
 
+        legal = {a for a in legal_actions(state, self.seat) if isinstance(a, Pick)}
+
         def answer(text: str) -> Pick:
             card = self._number(text, "a card number", f"one of the face-up cards: {_cards(pool)}")
-            if card not in pool:
+            if Pick(self.seat, card) not in legal:
                 raise _Refused(f"card {card} is not face up ({_cards(pool)})")
             return Pick(self.seat, card)
 
@@ -176,10 +180,12 @@ class HumanPlayer:
             "Logik draft: type the number of the face-up card you take. Every pick is public; "
             f"when everyone has {k} cards, the {state.rules.rows} cards left start the rows."
         )
-        return self._ask(f"{self.seats.who(self.seat)}, your pick: ", answer, help_text, state)
+        return self._ask(f"{self.seats.who(self.seat)}, your pick: ", answer, help_text)
 
     # -- asking ---------------------------------------------------------------------------------
-    def _ask(self, prompt: str, answer: Callable[[str], A], help_text: str, state: State) -> A:
+    def _ask(self, prompt: str, answer: Callable[[str], A], help_text: str) -> A:
+        """Ask until ``answer`` accepts the text (it raises :class:`_Refused` with the reason
+        otherwise; legality is the engine's ``legal_actions``)."""
         while True:
             try:
                 text = self.read(prompt)
@@ -360,7 +366,7 @@ def play_with_humans(
         for p in range(rules.players)
     )
     out = console()
-    seats = Seats(labels, out, humans)
+    seats = Seats(labels, out)
     if read is None:
         read = input if sys.stdin.isatty() else _echoing(input, out)
         if sys.stdin.isatty():
