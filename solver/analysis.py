@@ -46,6 +46,7 @@ from take6.errors import UsageError
 from take6.play.bots import Bot, make_bot
 from take6.position import Position
 from take6.state import ChooseRow, Phase, Play, apply, from_position
+from take6.text import plural
 from take6.turn import Turn as CoreTurn
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ class TurnStudy:
 def parse_line(text: str, players: int) -> list[tuple[int, ...]]:
     """``--line`` text: turns separated by ``/``, each turn's cards by seat separated by ``,``
     (``5,4/9,8``). Raises :class:`~solver.errors.SolverError` naming the bad part."""
-    from take6.text import excerpt, parse_int, plural
+    from take6.text import excerpt, parse_int
 
     turns: list[tuple[int, ...]] = []
     for i, part in enumerate(text.split("/")):
@@ -161,6 +162,7 @@ def analyse(
         raise SolverError(str(exc)) from None
     if max_turns is not None and max_turns < 1:
         raise SolverError(f"--max-turns must be at least 1, got {max_turns}")
+    _check_line(position, line)  # before the search, which may take long
     result, search = solve(
         position,
         objective,
@@ -173,25 +175,29 @@ def analyse(
     )
     if not result.solved:
         return result, iter(())
-    _check_line(result.problem, line)
     return result, _turns(search, agent, [tuple(t) for t in line], max_turns, random.Random(seed))
 
 
-def _check_line(problem: Problem, line: Sequence[Sequence[int]]) -> None:
+def _check_line(position: Position, line: Sequence[Sequence[int]]) -> None:
     """Every card of ``line`` in its player's hand, each played once (the turns of the line are
     played one after another, so a card of turn 1 is gone at turn 2)."""
-    hands = [list(h) for h in problem.position.hands]
+    hands = [list(h) for h in position.hands]
     if len(line) > len(hands[0]):
         raise SolverError(
             f"--line names {len(line)} turns, but the hands hold {len(hands[0])} cards"
         )
     for t, cards in enumerate(line):
+        if len(cards) != len(hands):
+            raise SolverError(
+                f"--line turn {t + 1} names {plural(len(cards), 'card')} for {len(hands)} "
+                f"players in {position}"
+            )
         for p, c in enumerate(cards):
             if c not in hands[p]:
                 left = " ".join(map(str, hands[p])) or "nothing"
                 raise SolverError(
                     f"--line turn {t + 1}: card {c} is not in player {p + 1}'s hand then "
-                    f"({left}) in {problem.position}"
+                    f"({left}) in {position}"
                 )
             hands[p].remove(c)
 

@@ -21,6 +21,7 @@ from solver_helpers import random_position
 
 from solver.analysis import TurnStudy, analyse
 from solver.api import solve
+from solver.errors import SolverError
 from take6.cards import HEADS
 from take6.cli.main import main
 from take6.notation import parse_position
@@ -329,3 +330,8 @@ def test_the_readme_session_is_what_the_command_prints(
             at += 1
         assert at < len(got), f"README line not printed (in order): {line!r}"
         at += 1
+
+
+def test_a_line_of_the_wrong_width_is_refused_before_solving() -> None:
+    with pytest.raises(SolverError, match="--line turn 2 names 3 cards for 2 players"):
+        analyse(parse_position(EXAMPLE), line=[(5, 2), (9, 4, 6)])
