@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -33,8 +32,8 @@ from rich.console import Console
 from rich.text import Text
 
 from take6.cards import HEADS, Card
-from take6.cli.common import CliError, file_errors
-from take6.cli.play import HUMAN, print_final
+from take6.cli.common import CliError
+from take6.cli.play import HUMAN, print_final, write_record
 from take6.display.terminal import cards_text, console, rows_table
 from take6.io.record import Record
 from take6.notation import format_position
@@ -268,7 +267,7 @@ def _why_choose(card: Card, reason: Reason) -> str:
 def _option_text(rows: Sequence[Sequence[Card]], move: Move, rules: Rules) -> str:
     row = rows[move.row]
     if move.side is Side.TAKE or len(row) >= rules.row_capacity:
-        what = "take" if move.side is Side.TAKE else f"the {len(row) + 1}th card: take"
+        what = "take" if move.side is Side.TAKE else "the row is full: take"
         return f"{what} {_cards(row)} ({plural(_heads(row), 'head')})"
     where = "start" if move.side is Side.LEFT else "end"
     return f"at the {where} of the row ({_cards(row)}), nothing taken"
@@ -356,8 +355,7 @@ def play_with_humans(
             "(write its record with --record FILE)"
         )
     if args.record:  # a file that cannot be written is refused now, not after the game
-        with file_errors("the game record", args.record), open(args.record, "w"):
-            pass
+        write_record(args.record, Record.from_play(rules, [], new_game(rules)).to_json())
     humans = frozenset(p for p, n in enumerate(names) if n == HUMAN)
     labels = tuple(
         f"P{p + 1} ({'you' if len(humans) == 1 else HUMAN})"
@@ -400,8 +398,7 @@ def play_with_humans(
         abandoned = Abandoned("interrupted", interrupted=True)
     if args.record:
         record = Record.from_play(rules, actions, final, args.seed, names)
-        with file_errors("the game record", args.record), open(args.record, "w") as f:
-            f.write(json.dumps(record.to_json()) + "\n")
+        write_record(args.record, record.to_json())
     if abandoned is not None:
         where = f"round {final.round}, " + (
             "the draft" if final.phase is Phase.DRAFT else f"turn {final.turn + 1}"

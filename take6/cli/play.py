@@ -157,8 +157,7 @@ def _run_play(args: argparse.Namespace) -> int:
     bots = [make_bot(name) for name in names]
     record = play_game(rules, bots, args.seed, keep_states=False)
     if args.record:
-        with file_errors("the game record", args.record), open(args.record, "w") as f:
-            f.write(json.dumps(record_to_json(record)) + "\n")
+        write_record(args.record, record_to_json(record))
     if args.json:
         print(json.dumps(record_to_json(record)))
         return 0
@@ -168,6 +167,13 @@ def _run_play(args: argparse.Namespace) -> int:
         _print_log(out, rules, record.actions, record.events, players)
     print_final(out, rules, record.final, players, args.seed)
     return 0
+
+
+def write_record(path: str, record: dict[str, Any]) -> None:
+    """Write the JSON game ``record`` to ``path`` (``--record FILE``), one line; a file that
+    cannot be written is a :class:`~take6.errors.FileError` naming it."""
+    with file_errors("the game record", path), open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")
 
 
 def print_final(
