@@ -387,3 +387,24 @@ def test_open_hands_are_shown_without_the_cards_chosen_face_down(
                "--seed", "3", "--rounds", "1"]  # fmt: skip
     _, out, _, _ = drive(monkeypatch, capsys, taktik2, lowest_card)
     assert "P2 (safe) holds (known to all)" in out and "position (study it" in out
+
+
+def test_kill_abandons_with_its_status_and_keeps_the_record(tmp_path: Path) -> None:
+    """``kill`` (SIGTERM) at a prompt ends the game as Ctrl-C does: one line, the record of
+    the game so far written, exit status 143."""
+    import signal
+
+    record = tmp_path / "killed.json"
+    child = spawn("play", "--bots", "human,random", "--players", "2", "--seed", "2",
+                  "--record", str(record))  # fmt: skip
+    child.expect(CARD_PROMPT)
+    child.sendline(str(last_cards(plain(child.before), "your hand")[-1]))
+    child.expect(CARD_PROMPT)
+    child.kill(signal.SIGTERM)
+    child.expect(pexpect.EOF)
+    tail = plain(child.before)
+    child.close()
+    assert child.exitstatus == 128 + signal.SIGTERM, tail
+    assert "game abandoned at round 1, turn 2 (SIGTERM received); record written" in tail
+    rec = load_record(json.loads(record.read_text()))
+    assert rec.finished is False and len(rec.actions) == 3  # the deal and one turn

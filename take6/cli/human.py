@@ -23,8 +23,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -57,12 +58,15 @@ EXIT_INTERRUPTED = 130
 
 
 class Abandoned(Exception):
-    """The human ended the game: end of input or ``quit`` (``interrupted``: Ctrl-C)."""
+    """The human ended the game: end of input or ``quit`` (``interrupted``: Ctrl-C, or the
+    terminal hung up, or ``kill``)."""
 
-    def __init__(self, why: str, interrupted: bool = False) -> None:
+    def __init__(self, why: str, interrupted: bool = False, status: int | None = None) -> None:
         super().__init__(why)
         self.why = why
         self.interrupted = interrupted
+        self.status = status if status is not None else EXIT_INTERRUPTED if interrupted else 0
+        """The exit status: 0 (end of input, ``quit``), 130 (Ctrl-C), 128 + the signal."""
 
 
 A = TypeVar("A", Play, ChooseRow, Pick)
@@ -273,6 +277,29 @@ def _option_text(rows: Sequence[Sequence[Card]], move: Move, rules: Rules) -> st
     return f"at the {where} of the row ({_cards(row)}), nothing taken"
 
 
+@contextlib.contextmanager
+def _hang_up_as_interrupt() -> Iterator[list[int]]:
+    """While the block runs, SIGTERM (``kill``) and SIGHUP (the terminal closed) end the game as
+    Ctrl-C does, so its record is still written; yields the signals received."""
+    got: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        got.append(signum)
+        raise KeyboardInterrupt
+
+    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    try:
+        old = {s: signal.signal(s, handler) for s in wanted}
+    except ValueError:  # not the main thread: leave the signals alone
+        yield got
+        return
+    try:
+        yield got
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
 def _echoing(read: Reader, out: Console) -> Reader:
     """``read`` that prints each answer after its prompt: answers piped in from a file are not
     echoed by a terminal, and the transcript should still show them."""
@@ -388,14 +415,18 @@ def play_with_humans(
     final = new_game(rules)
     abandoned: Abandoned | None = None
     try:
-        for action, state, events in play_steps(rules, agents, args.seed):
-            actions.append(action)
-            final = state
-            narrate(action, state, events)
+        with _hang_up_as_interrupt() as signals:
+            for action, state, events in play_steps(rules, agents, args.seed):
+                actions.append(action)
+                final = state
+                narrate(action, state, events)
     except Abandoned as exc:
         abandoned = exc
     except KeyboardInterrupt:  # Ctrl-C while the bots play
         abandoned = Abandoned("interrupted", interrupted=True)
+    if abandoned is not None and signals:
+        name = signal.Signals(signals[0]).name
+        abandoned = Abandoned(f"{name} received", interrupted=True, status=128 + signals[0])
     if args.record:
         record = Record.from_play(rules, actions, final, args.seed, names)
         write_record(args.record, record.to_json())
@@ -406,7 +437,7 @@ def play_with_humans(
         saved = f"; record written to {args.record}" if args.record else ""
         out.print()
         print(f"take6: game abandoned at {where} ({abandoned.why}){saved}", file=sys.stderr)
-        return EXIT_INTERRUPTED if abandoned.interrupted else 0
+        return abandoned.status
     print_final(out, rules, final, labels, args.seed)
     if args.record:
         out.print(f"record written to {args.record}")
