@@ -13,9 +13,9 @@ answer that is not legal is refused with the reason, and the question is asked a
 the card is the top of the pile: nothing to decide, so nothing is asked but the row choices.
 
 Ending early: end of input (Ctrl-D) or ``quit`` abandons the game with one line and exit status
-0; Ctrl-C abandons it with exit status 130. ``--record FILE`` writes the record of the game in
-every case (an abandoned game as a record with ``"finished": false``, which ``take6 replay``
-accepts).
+0; Ctrl-C abandons it with exit status 130 (SIGTERM and SIGHUP with 128 + the signal).
+``--record FILE`` writes the record of the game in every case (an abandoned game as a record
+with ``"finished": false``, which ``take6 replay`` accepts).
 """
 
 from __future__ import annotations
