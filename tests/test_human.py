@@ -113,12 +113,15 @@ def test_a_whole_game_in_a_terminal_with_bad_answers(tmp_path: Path) -> None:
 def test_the_seed_reproduces_the_game(tmp_path: Path) -> None:
     """The same seed and the same answers give the same game (deals and bots' cards)."""
     texts = []
+    first_hands = []
     for i in range(2):
         child = spawn("play", "--bots", "human,random,safe", "--players", "3", "--seed", "11",
                       "--record", str(tmp_path / f"g{i}.json"))  # fmt: skip
-        for _ in range(3):
+        for turn in range(3):
             child.expect(CARD_PROMPT)
             hand = last_cards(plain(child.before), "your hand")
+            if turn == 0:
+                first_hands.append(hand)
             child.sendline(str(hand[-1]))  # the highest card: never too low
         child.expect(CARD_PROMPT)
         texts.append(plain(child.before))
@@ -128,6 +131,13 @@ def test_the_seed_reproduces_the_game(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "g0.json").read_text()) == json.loads(
         (tmp_path / "g1.json").read_text()
     )
+    assert texts[0] == texts[1]
+    other = spawn("play", "--bots", "human,random,safe", "--players", "3", "--seed", "12")
+    other.expect(CARD_PROMPT)
+    assert first_hands[0] == first_hands[1] != last_cards(plain(other.before), "your hand")
+    other.sendeof()
+    other.expect(pexpect.EOF)
+    other.close()
 
 
 def test_end_of_input_abandons_cleanly_and_keeps_the_record(tmp_path: Path) -> None:
