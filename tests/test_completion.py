@@ -34,6 +34,11 @@ def test_bash_completion_completes_commands_options_and_choices(
     assert complete("solve", "--co") == ["--core"]
     assert complete("solve", "--core", "") == ["auto", "native", "python"]
     assert complete("play", "--variant", "pro") == ["profi"]
+    assert complete("ana") == ["analyse"]
+    assert complete("analyse", "--bo") == ["--bot"]
+    assert complete("analyse", "--bot", "") == ["random", "cheapest", "safe"]
+    assert complete("analyse", "--core", "n") == ["native"]
+    assert "--record" in complete("play", "--re")
     (tmp_path / "game.json").write_text("{}")
     assert complete("replay", "ga") == ["game.json"]
     assert main(["completion", "fish"]) == 2

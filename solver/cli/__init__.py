@@ -1,1 +1,1 @@
-"""The solver's subcommands: ``solve``/``check-certificate``, ``draft``, ``study``."""
+"""The solver's subcommands: ``solve``/``check-certificate``, ``analyse``, ``draft``, ``study``."""

@@ -1,10 +1,11 @@
 """The ``take6`` command: a front end over the packages.
 
 The dispatcher. ``take6 turn`` (rules calculator, :mod:`take6.cli.turn`), ``take6 play`` (bot
-games, :mod:`take6.cli.play`) and ``take6 replay`` (check a game record, :mod:`take6.cli.replay`)
-are the engine's own commands; other packages add subcommands through the ``take6.commands``
-entry-point group (``verify`` from ``proofs``, ``solve``/``check-certificate``/``draft``/``study``
-from ``solver``), so the rules core imports none of them.
+games, and games against them: :mod:`take6.cli.play`, :mod:`take6.cli.human`) and ``take6
+replay`` (check a game record, :mod:`take6.cli.replay`) are the engine's own commands; other
+packages add subcommands through the ``take6.commands`` entry-point group (``verify`` from
+``proofs``, ``solve``/``check-certificate``/``analyse``/``draft``/``study`` from ``solver``), so
+the rules core imports none of them.
 
 Every error a user can cause (:class:`~take6.errors.Take6Error`) is one line on stderr and exit
 status 2; anything else is a bug and shows its traceback.

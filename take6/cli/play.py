@@ -5,18 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 
 from take6.cards import HEADS
-from take6.cli.common import CliError, _variant_names
+from take6.cli.common import CliError, _variant_names, file_errors
 from take6.display.terminal import cards_text, console, rows_table, scores_table
 from take6.play.bots import BOTS, make_bot
 from take6.play.game import play_game, record_to_json
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules
-from take6.state import Action, ChooseRow
+from take6.state import Action, ChooseRow, State
 from take6.text import excerpt, parse_int
 from take6.turn import (
     Event,
@@ -26,6 +27,9 @@ from take6.turn import (
     RoundStarted,
     TurnEnded,
 )
+
+HUMAN = "human"
+"""The ``--bots`` name that seats a person at the terminal (:mod:`take6.cli.human`)."""
 
 MAX_PLAY_ROUNDS = 1000
 """The longest game ``take6 play`` plays (in rounds, about 20 s with 10 players): a target or a
@@ -38,9 +42,18 @@ number of rounds that allows a longer game is refused up front."""
 def _add_play(sub: Any) -> None:
     p = sub.add_parser(
         "play",
-        help="play a whole game between bots",
-        description="Play a game between bots and print its log, or its JSON game record.",
-        epilog="example: take6 play --variant standard --players 4 --seed 1 --bots safe,random",
+        help="play a whole game between bots, or against them (--bots human,...)",
+        description=textwrap.fill(
+            "Play a game between bots and print its log, or its JSON game record. With 'human' "
+            "in --bots, a person plays that seat at this terminal: cards and rows are asked at "
+            "a prompt (an illegal answer is refused with the reason and asked again); end of "
+            "input (Ctrl-D) or 'quit' abandons the game (exit 0), Ctrl-C too (exit 130); "
+            "--record FILE keeps the record, of an abandoned game too.",
+            width=78,
+        ),
+        epilog="examples: take6 play --variant standard --players 4 --seed 1 --bots safe,random\n"
+        "          take6 play --players 3 --bots human,safe,random --seed 7 --record game.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--variant", default="standard", choices=_variant_names())
     p.add_argument("--players", type=int, default=4, help="number of players (2..10)")
@@ -48,7 +61,8 @@ def _add_play(sub: Any) -> None:
     p.add_argument(
         "--bots",
         default="safe",
-        help=f"one bot for everyone or one per player, by ',' (known: {', '.join(BOTS)})",
+        help=f"one bot for everyone or one per player, by ',' (known: {', '.join(BOTS)}); "
+        "'human' seats a person at this terminal (e.g. human,safe,safe,random)",
     )
     p.add_argument("--target", type=int, default=None, help="end target total (default 66)")
     p.add_argument(
@@ -70,6 +84,7 @@ def _add_play(sub: Any) -> None:
         choices=[t.value for t in ProfiTie],
     )
     p.add_argument("--json", action="store_true", help="print the JSON game record")
+    p.add_argument("--record", metavar="FILE", help="write the JSON game record to FILE")
     p.add_argument("--summary", action="store_true", help="print only the scores")
     p.set_defaults(func=_run_play)
 
@@ -133,9 +148,16 @@ def _run_play(args: argparse.Namespace) -> int:
         names *= rules.players
     if len(names) != rules.players:
         raise CliError(f"--bots names {len(names)} bots for {rules.players} players")
+    if args.record is not None and not args.record.strip():
+        raise CliError("--record needs a file name, got an empty one")
+    if HUMAN in names:
+        from take6.cli.human import play_with_humans  # the prompts: only for a human's game
+
+        return play_with_humans(rules, names, args)
     bots = [make_bot(name) for name in names]
     record = play_game(rules, bots, args.seed, keep_states=False)
-    final = record.final
+    if args.record:
+        write_record(args.record, record_to_json(record))
     if args.json:
         print(json.dumps(record_to_json(record)))
         return 0
@@ -143,12 +165,26 @@ def _run_play(args: argparse.Namespace) -> int:
     players = [f"P{p + 1} ({names[p]})" for p in range(rules.players)]
     if not args.summary:
         _print_log(out, rules, record.actions, record.events, players)
-    out.rule(f"Final scores ({rules.variant.value}, {rules.players} players, seed {args.seed})")
+    print_final(out, rules, record.final, players, args.seed)
+    return 0
+
+
+def write_record(path: str, record: dict[str, Any]) -> None:
+    """Write the JSON game ``record`` to ``path`` (``--record FILE``), one line; a file that
+    cannot be written is a :class:`~take6.errors.FileError` naming it."""
+    with file_errors("the game record", path), open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")
+
+
+def print_final(
+    out: Console, rules: Rules, final: State, players: Sequence[str], seed: int
+) -> None:
+    """The final scores table and the winners of a finished game."""
+    out.rule(f"Final scores ({rules.variant.value}, {rules.players} players, seed {seed})")
     out.print(scores_table(players, final.round_scores, final.totals, final.winners()))
     won = ", ".join(f"P{p + 1}" for p in final.winners())
     best = "most" if not rules.lowest_wins else "fewest"
     out.print(f"Winner{'s' if len(final.winners()) > 1 else ''}: {won} ({best} heads)")
-    return 0
 
 
 def _print_log(
