@@ -239,9 +239,9 @@ def check_table(
     named = [(f"row {i + 1}", r) for i, r in enumerate(rows)] + list(groups)
     for name, cards in named:
         for c in cards:
-            if not 1 <= c <= rules.deck_size:
+            if not rules.in_deck(c):
                 raise PositionError(
-                    f"card {excerpt(c)} in {name} is outside the deck 1..{rules.deck_size} "
+                    f"card {excerpt(c)} in {name} is outside the deck {rules.deck_text()} "
                     f"in {where}"
                 )
             if c in seen:
