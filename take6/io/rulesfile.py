@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from take6.cards import HEADS, MAX_CARD
@@ -27,7 +28,7 @@ from take6.rules import (
 )
 from take6.text import excerpt
 
-__all__ = ["RulesFileError", "load_rules", "rules_from_toml", "rules_to_toml"]
+__all__ = ["RulesFile", "RulesFileError", "load_rules", "read_rules_file", "rules_from_toml"]
 
 
 class RulesFileError(RulesError):
@@ -48,19 +49,53 @@ _END_KEYS = ("target", "comparison", "rounds")
 _HEADS_KEYS = ("default", "multiples", "cards")
 
 
-def load_rules(path: str, text: str | None = None) -> Rules:
-    """The rules of the TOML file at ``path`` (``text``: its contents, when already read)."""
-    if text is None:
-        try:
-            with open(path, "rb") as f:
-                raw = f.read()
-        except OSError as exc:
-            raise RulesFileError(f"cannot read rules file {path}: {exc.strerror}") from None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RulesFileError(f"rules file {path} is not UTF-8 text") from None
-    return rules_from_toml(text, f"rules file {path}")
+@dataclass(frozen=True)
+class RulesFile:
+    """A rules file read: its rules, and the top-level fields it gives (the rest come from
+    its ``base`` preset)."""
+
+    path: str
+    rules: Rules
+    given: frozenset[str]
+
+    def check_players(self, players: int, what: str) -> None:
+        """Raise :class:`RulesFileError` when the file names a number of players other than
+        the ``players`` of ``what`` (a position, a turn)."""
+        if "players" in self.given and self.rules.players != players:
+            raise RulesFileError(
+                f"{what} has {players} players, but rules file {self.path} says players = "
+                f"{self.rules.players}"
+            )
+
+
+def read_rules_file(path: str) -> RulesFile:
+    """The rules file at ``path`` with the fields it gives."""
+    text = _read(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesFileError(f"rules file {path} is not valid TOML: {exc}") from None
+    rules = rules_from_mapping(data, f"rules file {path}")
+    return RulesFile(path, rules, frozenset(data))
+
+
+def load_rules(path: str) -> Rules:
+    """The rules of the TOML file at ``path``."""
+    return read_rules_file(path).rules
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        raise RulesFileError(
+            f"cannot read rules file {excerpt(path)}: {exc.strerror or exc}"
+        ) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesFileError(f"rules file {excerpt(path)} is not UTF-8 text") from None
 
 
 def rules_from_toml(text: str, source: str = "rules file") -> Rules:
