@@ -200,7 +200,8 @@ def _end(value: object, source: str) -> EndCondition:
     unknown = [k for k in value if k not in _END_KEYS]
     if unknown:
         raise RulesFileError(
-            f"{source}: unknown field end.{excerpt(unknown[0])} (known: {', '.join(_END_KEYS)})"
+            f"{source}: unknown field {excerpt('end.' + str(unknown[0]))} (known: "
+            f"{', '.join(_END_KEYS)})"
         )
     # a number of rounds alone is a game of exactly that many rounds, as `take6 play --rounds`
     target: int | None = None if "rounds" in value else EndCondition().target
@@ -280,7 +281,8 @@ def _heads(value: object, deck: tuple[int, ...], source: str) -> tuple[int, ...]
     unknown = [k for k in value if k not in _HEADS_KEYS]
     if unknown:
         raise RulesFileError(
-            f"{source}: unknown field heads.{excerpt(unknown[0])} (known: {', '.join(_HEADS_KEYS)})"
+            f"{source}: unknown field {excerpt('heads.' + str(unknown[0]))} (known: "
+            f"{', '.join(_HEADS_KEYS)})"
         )
     explicit: dict[int, int] = {}
     given = value.get("cards", {})
