@@ -48,7 +48,7 @@ class Position:
 
         ``rules`` (e.g. a rules file's) replace the variant's preset: the position is then
         played under them, with its own number of players and hand size; ``variant`` must be
-        their variant and ``deck`` is not given (the rules carry the deck)."""
+        their variant and ``deck``, if given, their number of cards (the rules carry the deck)."""
         where = _describe_input(variant, rows, hands)
         if not isinstance(variant, (str, Variant)):
             raise PositionError(f"variant must be a name, got {excerpt(variant)} in {where}")
@@ -93,8 +93,11 @@ class Position:
                     f"the position is written as {excerpt(name)}, but the rules are "
                     f"{rules.variant.value} in {where}"
                 )
-            if deck is not None:
-                raise PositionError(f"the rules carry the deck; the position names one in {where}")
+            if deck is not None and deck != rules.deck_size:
+                raise PositionError(
+                    f"the position names a deck of {deck} cards, but the rules' deck has "
+                    f"{rules.deck_size} in {where}"
+                )
         try:
             if rules is None:
                 base = Rules.for_variant(variant, players=n)

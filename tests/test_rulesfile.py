@@ -15,7 +15,7 @@ from take6.errors import PositionError, RulesError
 from take6.io.record import load_record, rules_from_json, rules_to_json
 from take6.io.replay import replay
 from take6.io.rulesfile import RulesFileError, load_rules, rules_from_toml, rules_to_toml
-from take6.notation import parse_position
+from take6.notation import format_position, parse_position
 from take6.play.bots import make_bot
 from take6.play.game import play_game, record_to_json
 from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
@@ -290,3 +290,13 @@ def test_a_game_that_might_never_end_is_refused_by_play(capsys: pytest.CaptureFi
     assert not zero.always_ends and zero.min_heads_per_round == 0
     with pytest.raises(RulesError, match="0 heads"):
         zero.check_always_ends()
+
+
+def test_the_notation_round_trips_under_the_rules() -> None:
+    rules = rules_from_toml(EVERY_FIELD.replace("draft = true", "draft = false"))
+    text = "logik 1,2/9,10/20,25 3,4|5,6|7,8"  # a listed deck is the rules file's to name
+    pos = parse_position(text, rules)
+    assert format_position(pos) == text and parse_position(format_position(pos), rules) == pos
+    assert parse_position(text.replace("logik", "logik:25"), rules) == pos
+    with pytest.raises(PositionError, match="deck of 24 cards"):
+        parse_position(text.replace("logik", "logik:24"), rules)
