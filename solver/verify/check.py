@@ -15,6 +15,11 @@ Certificate format (JSON)::
                               "max": [[[cards of the max side, seat order], "p/q"], ...],
                               "min": [[[cards of the min side], "p/q"], ...]}, ...}}
 
+``rules`` holds the three settings the notation leaves out; for a rule set the notation cannot
+name (a rules file's own deck, bull heads or rows) it holds every setting in the game records'
+form instead (:func:`take6.io.record.rules_to_json`: with ``cards`` and ``heads``), and the
+position is read under those rules, whose heads the check then counts.
+
 The sides: ``diff`` — player N maximises (heads of the other) - (heads of N); ``paranoid`` —
 the value is N's heads, all other players (jointly) maximise, N minimises. A node key is the
 position between turns with its rows **sorted** (rows are interchangeable: the placement rule
