@@ -34,10 +34,11 @@ from proofs.core import (
     new_solver,
 )
 from proofs.model import heads_term, profi_rule, standard_rule
+from take6.cards import MAX_CARD
 from take6.errors import Take6Error
 from take6.placement import Reason, Side, apply_move, place
 from take6.position import check_table
-from take6.rules import MAX_PLAYERS, MIN_PLAYERS, Comparison, Rules
+from take6.rules import MAX_PLAYERS, MIN_PLAYERS, Comparison, Rules, Variant
 from take6.state import Deal, Phase, Pick, Play, State, new_game, random_deal, step
 from take6.text import excerpt
 from take6.turn import Placed, RoundScored
@@ -185,6 +186,14 @@ def check_players(rules: Rules) -> Result:
     card per row to; a second query proves one more is impossible. Fewer than 10 is a finding,
     replayed through the engine: it deals a round to that many players and refuses one more."""
     k, r, size = rules.hand_size, rules.rows, rules.deck_size
+    # A Taktik/Logik deck 1..k·n + rows follows the players (up to the 104 printed cards).
+    follows = (
+        rules.variant in (Variant.TAKTIK, Variant.LOGIK)
+        and rules.standard_cards
+        and size == k * rules.players + r
+    )
+    if follows:
+        size = MAX_CARD
     n = z3.Int("n")
     fits = [n >= MIN_PLAYERS, n <= MAX_PLAYERS, n * k + r <= size]
     opt = new_optimizer()
@@ -197,26 +206,36 @@ def check_players(rules: Rules) -> Result:
     s.add(*fits, n > best)
     if is_sat(s, "players bound"):
         return Result.refuted("the optimum is not confirmed", {"players": best})
+    deck = (
+        f"the {rules.variant.value} deck 1..{k}·n+{r}" if follows else f"the deck of {size} cards"
+    )
     if best >= MAX_PLAYERS:
         return Result.proved(
-            f"the deck of {size} suffices for {MIN_PLAYERS}..{MAX_PLAYERS} players "
+            f"{deck} suffices for {MIN_PLAYERS}..{MAX_PLAYERS} players "
             f"({MAX_PLAYERS}·{k} + {r} ≤ {size})",
             {"max_players": best},
         )
+
     # Replay: the engine deals a round to `best` players and refuses best + 1.
-    most = rules.with_(players=best, first_picker=min(rules.first_picker, best - 1))
-    state = new_game(most)
+    def seats(m: int) -> dict[str, int]:
+        out = {"players": m, "first_picker": min(rules.first_picker, m - 1)}
+        return {**out, "deck_size": min(MAX_CARD + 1, m * k + r)} if follows else out
+
+    state = new_game(rules.with_(**seats(best)))
     if state.phase is Phase.DEAL:
         state = step(state, random_deal(state, random.Random(0)))[0]
     try:
-        rules.with_(players=best + 1, first_picker=min(rules.first_picker, best))
+        rules.with_(**seats(best + 1))
     except Take6Error as exc:
         refusal = str(exc)
     else:
         return Result.refuted(f"the engine accepts {best + 1} players", {"players": best + 1})
     need = (best + 1) * k + r
+    deck = (
+        f"the {rules.variant.value} deck 1..{k}·n+{r}" if follows else f"the deck of {size} cards"
+    )
     return Result.finding(
-        f"the deck of {size} cards suffices for at most {best} players: {best + 1} hands of "
+        f"{deck} suffices for at most {best} players: {best + 1} hands of "
         f"{k} plus {r} rows need {need} cards (the engine refuses them)",
         {"max_players": best, "cards_needed": need, "deck": size, "engine": refusal},
     )

@@ -195,3 +195,18 @@ def test_a_200_card_variant_is_verified_in_under_30_seconds(tmp_path: Path) -> N
     elapsed = time.perf_counter() - start
     assert all(o.result.status is Status.PROVED for o in got.values())
     assert elapsed < 30, elapsed
+
+
+@pytest.mark.parametrize(
+    ("text", "most"),
+    [
+        ('base = "taktik"\n', 10),  # its deck 1..10n+4 grows with the players
+        ('base = "taktik"\nhand_size = 12\n', 8),  # 9·12 + 4 = 112 > 104
+        ('base = "kids"\n', 6),  # 7·15 + 5 = 110 > 104 (seed 000 does not say)
+        ('base = "taktik"\ndeck = "1..60"\n', 5),  # a deck of its own stays put
+    ],
+)
+def test_how_many_players_the_deck_suffices_for(text: str, most: int) -> None:
+    result = run(ruleset.obligations(rules_from_toml(text))[1]).result
+    assert result.witness is not None and result.witness["max_players"] == most
+    assert result.status is (Status.PROVED if most == 10 else Status.FINDING)
