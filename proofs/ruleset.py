@@ -461,41 +461,46 @@ def _layout(rules: Rules) -> tuple[list[int], list[int]] | None:
     block i goes to row i (its last card is the closest below), and playing every card in
     ascending order keeps each row ascending. The rows hold ``capacity - 1`` more cards each;
     the rest go to row 0, whose first cards (those its full-row takes collect) carry 0 heads.
-    In Profi a card may go to the left of the next block's row, so no layout is claimed."""
-    if rules.profi_left:
+    In Profi one card is left out between two blocks, so that the next row's first card is
+    farther from a block's cards than the row they join (the replay checks that it is); the
+    rows of a draft are the lowest cards left over, so there a Profi layout is not claimed."""
+    if rules.profi_left and rules.draft:
         return None
+    gap = 1 if rules.profi_left else 0
     n, k, rows, cap = rules.players, rules.hand_size, rules.rows, rules.row_capacity
     deck, table = list(rules.deck()), rules.heads
     played = n * k
     if played + rows <= rows * cap:
-        sizes, left = [], played
+        lengths, left = [], played  # each row: its starter and up to capacity - 1 cards
         for _ in range(rows):
-            sizes.append(min(cap - 1, left))
-            left -= sizes[-1]
-        cards = deck[: played + rows]
-        blocks, at = [], 0
-        for size in sizes:
-            blocks.append(cards[at : at + 1 + size])
-            at += 1 + size
+            lengths.append(1 + min(cap - 1, left))
+            left -= lengths[-1] - 1
+        first: list[int] = []
+        pool = deck
     else:
         row0 = played - (rows - 1) * (cap - 1)  # cards placed on row 0 after its starter
         taken = cap * (row0 // cap)
         if rules.draft:  # the rows start with the lowest cards nobody drafted: one prefix
-            head, rest = deck[:taken], deck[taken:]
-            if any(table[c] for c in head):
+            first, pool = deck[:taken], deck[taken:]
+            if any(table[c] for c in first):
                 return None
         else:
             zeros = [c for c in deck if table[c] == 0]
             if len(zeros) < taken:
                 return None
-            head = zeros[:taken]
-            rest = [c for c in deck if c > head[-1]]
-        need = (row0 + 1 - taken) + (rows - 1) * cap
-        if len(rest) < need:
+            first = zeros[:taken]
+            pool = [c for c in deck if c > first[-1]]
+        lengths = [row0 + 1] + [cap] * (rows - 1)
+    blocks: list[list[int]] = []
+    for i, length in enumerate(lengths):
+        start = first if i == 0 else []
+        if i:
+            pool = pool[gap:]
+        block = start + pool[: length - len(start)]
+        pool = pool[length - len(start) :]
+        if len(block) != length:
             return None
-        first = head + rest[: row0 + 1 - taken]
-        others = rest[row0 + 1 - taken : need]
-        blocks = [first] + [others[i * cap : (i + 1) * cap] for i in range(rows - 1)]
+        blocks.append(block)
     starters = [b[0] for b in blocks]
     return starters, sorted(c for b in blocks for c in b[1:])
 

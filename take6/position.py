@@ -25,7 +25,9 @@ Cards = tuple[Card, ...]
 @dataclass(frozen=True)
 class Position:
     """A validated position between turns. Build with :meth:`create`, :func:`parse_position` or
-    :func:`position_from_json`; ``repr()`` evaluates back to an equal position."""
+    :func:`position_from_json`; ``repr()`` evaluates back to an equal position (under a preset's
+    rules: a rules file's own deck, heads or rows are not written in the notation, which is read
+    back with those rules, ``parse_position(text, rules)``)."""
 
     rules: Rules
     rows: tuple[Cards, ...]
