@@ -109,7 +109,8 @@ def test_a_table_that_absorbs_a_round_can_last_forever() -> None:
         "4 = 0, 5 = 0 }\n",
         # Profi: a card left out between blocks keeps the next row's first card farther away
         'base = "profi"\nplayers = 2\nrows = 5\n',
-        'base = "profi"\nprofi_tie = "left"\n[heads]\ndefault = 0\nmultiples = [{ of = 10, heads = 1 }]\n',
+        'base = "profi"\nprofi_tie = "left"\n[heads]\ndefault = 0\n'
+        "multiples = [{ of = 10, heads = 1 }]\n",
         # sequential play from face-down piles, to a target
         "players = 3\npile_play = true\nsimultaneous = false\n[heads]\ndefault = 0\n"
         "cards = { 104 = 1 }\n",
