@@ -42,6 +42,15 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
+        "--rules",
+        metavar="FILE",
+        help=(
+            "re-prove the obligations that are parametric in the rules (deck, players, "
+            "placement, invariants, the largest take, termination) for the rule set of this "
+            "TOML rules file, and report its findings with witnesses replayed through the engine"
+        ),
+    )
+    parser.add_argument(
         "--only",
         action="append",
         metavar="NAME",
@@ -57,7 +66,18 @@ def run(args: argparse.Namespace) -> int:
     from proofs import code as code_proofs
     from proofs import registry, report
 
-    every = registry.obligations()
+    rules_path: str | None = getattr(args, "rules", None)
+    subject = None
+    if rules_path is not None:
+        from proofs import ruleset
+        from take6.io.rulesfile import load_rules
+
+        if getattr(args, "code", False):
+            raise VerifyUsageError("--code and --rules exclude each other (run them apart)")
+        every = ruleset.obligations(load_rules(rules_path))
+        subject = f"rules file {rules_path}"
+    else:
+        every = registry.obligations()
     found = code_proofs.restatements() if getattr(args, "code", False) else []
     names = [ob.name for ob in every] + [f"code.{r.name}" for r in found]
     only: list[str] | None = getattr(args, "only", None)
@@ -91,5 +111,5 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         print(report.dumps(outcomes))
     else:
-        report.render(outcomes, console(highlight=True))
+        report.render(outcomes, console(highlight=True), subject)
     return 0 if report.all_ok(outcomes) else 1

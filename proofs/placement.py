@@ -38,22 +38,24 @@ SIDE_NAMES = {RIGHT: "right", LEFT: "left", TAKE: "take"}
 
 
 def _table_and_card(
-    rows: int = ROWS, slots: int = CAPACITY
+    rows: int = ROWS, slots: int = CAPACITY, capacity: int = CAPACITY
 ) -> tuple[Table, Term, list[z3.BoolRef]]:
     table = sym_table("t", rows, slots)
     card = z3.Int("card")
-    return table, card, [table_ok(table), card >= 1, z3.Not(on_table(table, card))]
+    return table, card, [table_ok(table, capacity), card >= 1, z3.Not(on_table(table, card))]
 
 
 def _case(m: z3.ModelRef, table: Table, card: Term) -> Witness:
     return {"rows": [list(r) for r in read_table(m, table)], "card": as_int(m, card)}
 
 
-def check_standard_deterministic(rule: PlacementRule = standard_rule, rows: int = ROWS) -> Result:
+def check_standard_deterministic(
+    rule: PlacementRule = standard_rule, rows: int = ROWS, capacity: int = CAPACITY
+) -> Result:
     """Standard: for every table of strictly ascending rows of distinct cards and every card not
     on it, exactly one row is chosen, or the card is too low (and then no row is chosen)."""
     s = new_solver()
-    table, card, facts = _table_and_card(rows)
+    table, card, facts = _table_and_card(rows, capacity, capacity)
     s.add(*facts)
     says = rule(table, card)
     exactly_one = says.count() == 1
@@ -91,11 +93,13 @@ def _profi_claim(rule: PlacementRule, table: Table, card: Term) -> z3.BoolRef:
     )
 
 
-def check_profi_unique(rule: PlacementRule = profi_rule, rows: int = ROWS) -> Result:
+def check_profi_unique(
+    rule: PlacementRule = profi_rule, rows: int = ROWS, capacity: int = CAPACITY
+) -> Result:
     """Profi: placement is unique except for a left/right tie at equal distance (two options), or
     the card fits nowhere (no option: the owner chooses a row to take)."""
     s = new_solver()
-    table, card, facts = _table_and_card(rows)
+    table, card, facts = _table_and_card(rows, capacity, capacity)
     s.add(*facts, z3.Not(_profi_claim(rule, table, card)))
     if is_sat(s, "profi uniqueness"):
         m = s.model()
@@ -111,17 +115,38 @@ def check_profi_unique(rule: PlacementRule = profi_rule, rows: int = ROWS) -> Re
     return Result.proved("one option, or a left/right tie at equal distance, or none fits")
 
 
-def _small(m_table: Table, card: Term) -> list[z3.BoolRef]:
-    return [card <= MAX_CARD, *[c <= MAX_CARD for row in m_table for c in row.cards]]
+def in_deck(x: Term, deck: Sequence[int] | None) -> z3.BoolRef:
+    """``x`` is a card of ``deck`` (``None``: the standard deck 1..104)."""
+    if deck is None:
+        return z3.And(x >= 1, x <= MAX_CARD)
+    return z3.Or([x == c for c in deck])
 
 
-def check_profi_tie(rule: PlacementRule = profi_rule) -> Result:
+def _small(m_table: Table, card: Term, deck: Sequence[int] | None = None) -> list[z3.BoolRef]:
+    """The card and every card in use on the table belong to ``deck``."""
+    if deck is None:
+        return [card <= MAX_CARD, *[c <= MAX_CARD for row in m_table for c in row.cards]]
+    used = [
+        z3.Implies(row.length > j, in_deck(c, deck))
+        for row in m_table
+        for j, c in enumerate(row.cards)
+    ]
+    return [in_deck(card, deck), *used]
+
+
+def check_profi_tie(
+    rule: PlacementRule = profi_rule,
+    rows: int = ROWS,
+    capacity: int = CAPACITY,
+    deck: Sequence[int] | None = None,
+) -> Result:
     """Profi (seed 000: "se elige la fila donde la carta sea numéricamente más cercana"): z3 finds
-    a table and card at equal distance from one row's end and another row's start."""
+    a table and card at equal distance from one row's end and another row's start (cards of
+    ``deck``, default 1..104)."""
     opt = new_optimizer()
-    table, card, facts = _table_and_card()
+    table, card, facts = _table_and_card(rows, capacity, capacity)
     says = rule(table, card)
-    opt.add(*facts, *_small(table, card))
+    opt.add(*facts, *_small(table, card, deck))
     opt.add(z3.Or([z3.And(r, lft) for r in says.right for lft in says.left]))
     opt.minimize(table_size(table))
     if not is_sat(opt, "profi tie"):
@@ -137,12 +162,17 @@ def check_profi_tie(rule: PlacementRule = profi_rule) -> Result:
     )
 
 
-def check_profi_no_fit(rule: PlacementRule = profi_rule) -> Result:
+def check_profi_no_fit(
+    rule: PlacementRule = profi_rule,
+    rows: int = ROWS,
+    capacity: int = CAPACITY,
+    deck: Sequence[int] | None = None,
+) -> Result:
     """Profi: z3 finds a card that fits nowhere (above every first card, below every last card);
     seed 000 does not say what happens then."""
     opt = new_optimizer()
-    table, card, facts = _table_and_card()
-    opt.add(*facts, *_small(table, card), rule(table, card).choose)
+    table, card, facts = _table_and_card(rows, capacity, capacity)
+    opt.add(*facts, *_small(table, card, deck), rule(table, card).choose)
     opt.minimize(table_size(table))
     if not is_sat(opt, "profi fits nowhere"):
         return Result.proved("every card fits somewhere")
@@ -176,7 +206,7 @@ def check_step_invariant(
     and the cards on the table plus the cards taken are those before plus the card placed."""
     s = new_solver()
     step_capacity = capacity if step_capacity is None else step_capacity
-    table, card, facts = _table_and_card(rows, max(capacity, step_capacity) + 1)
+    table, card, facts = _table_and_card(rows, max(capacity, step_capacity) + 1, capacity)
     step = sym_step(table, card, rule, capacity=step_capacity)
     x = z3.Int("x")
     s.add(*facts, step.allowed)
@@ -192,18 +222,21 @@ def check_step_invariant(
                 "after": [list(r) for r in read_table(m, step.after)],
             },
         )
-    return Result.proved("rows 1..5 ascending & distinct, cards conserved (all moves)")
+    return Result.proved(f"rows 1..{capacity} ascending & distinct, cards conserved (all moves)")
 
 
 def check_one_row_taken(
-    rules: Sequence[PlacementRule] = (standard_rule, profi_rule), rows: int = ROWS
+    rules: Sequence[PlacementRule] = (standard_rule, profi_rule),
+    rows: int = ROWS,
+    capacity: int = CAPACITY,
 ) -> Result:
-    """A placement takes nothing or exactly one whole row of the table (at most 5 cards), under
-    each rule in ``rules``; a player places one card per turn, so takes at most one row per turn."""
+    """A placement takes nothing or exactly one whole row of the table (at most ``capacity``
+    cards), under each rule in ``rules``; a player places one card per turn, so takes at most one
+    row per turn."""
     for k, rule in enumerate(rules):
         s = new_solver()
-        table, card, facts = _table_and_card(rows)
-        step = sym_step(table, card, rule)
+        table, card, facts = _table_and_card(rows, capacity, capacity)
+        step = sym_step(table, card, rule, capacity=capacity)
         x = z3.Int("x")
         s.add(*facts, step.allowed)
         whole_row = z3.Or(
@@ -217,7 +250,7 @@ def check_one_row_taken(
             ]
         )
         s.add(
-            z3.Not(z3.And(z3.Or(step.taken.length == 0, whole_row), step.taken.length <= CAPACITY))
+            z3.Not(z3.And(z3.Or(step.taken.length == 0, whole_row), step.taken.length <= capacity))
         )
         if is_sat(s, "one row taken"):
             m = s.model()
@@ -225,15 +258,26 @@ def check_one_row_taken(
                 f"rule {k}: a placement took more than one row",
                 {**_case(m, table, card), "rule": k},
             )
-    return Result.proved("nothing, or one whole row of ≤ 5 cards (standard and Profi)")
+    names = " and ".join("Profi" if r is profi_rule else "standard" for r in rules)
+    return Result.proved(f"nothing, or one whole row of ≤ {capacity} cards ({names})")
 
 
-def check_max_take(table_heads: Sequence[int] = HEADS, bound: int = MAX_ROW_HEADS) -> Result:
-    """The most heads one take can hold: Optimize over every row of 1..5 strictly ascending
-    distinct cards of the deck, then prove nothing exceeds it."""
+def check_max_take(
+    table_heads: Sequence[int] = HEADS,
+    bound: int | None = MAX_ROW_HEADS,
+    capacity: int = CAPACITY,
+    deck: Sequence[int] | None = None,
+) -> Result:
+    """The most heads one take can hold: Optimize over every row of 1..``capacity`` strictly
+    ascending distinct cards of the deck (default 1..104), then prove nothing exceeds it (and,
+    when ``bound`` is given, that the optimum is ``bound``)."""
     opt = new_optimizer()
-    row = sym_row("r")
-    facts = [row.valid(), row.first >= 1, *[c <= MAX_CARD for c in row.cards]]
+    row = sym_row("r", capacity)
+    facts = [
+        row.valid(capacity),
+        row.first >= 1,
+        *[z3.Implies(row.length > j, in_deck(c, deck)) for j, c in enumerate(row.cards)],
+    ]
     opt.add(*facts)
     opt.maximize(row.heads(table_heads))
     if not is_sat(opt, "max take"):
@@ -242,7 +286,7 @@ def check_max_take(table_heads: Sequence[int] = HEADS, bound: int = MAX_ROW_HEAD
     best = as_int(m, row.heads(table_heads))
     cards = [as_int(m, row.cards[j]) for j in range(as_int(m, row.length))]
     s = new_solver()
-    s.add(*facts, row.heads(table_heads) > bound)
+    s.add(*facts, row.heads(table_heads) > (best if bound is None else bound))
     if is_sat(s, "take bound"):
         m2 = s.model()
         over = [as_int(m2, row.cards[j]) for j in range(as_int(m2, row.length))]
@@ -250,7 +294,7 @@ def check_max_take(table_heads: Sequence[int] = HEADS, bound: int = MAX_ROW_HEAD
             f"row {over} holds {as_int(m2, row.heads(table_heads))} heads > {bound}",
             {"row": over, "heads": as_int(m2, row.heads(table_heads)), "optimum": best},
         )
-    if best != bound:
+    if bound is not None and best != bound:
         return Result.refuted(f"maximum is {best}, not {bound}", {"row": cards, "heads": best})
     return Result.proved(f"max {best} heads, e.g. {cards}", {"row": cards, "heads": best})
 
@@ -258,14 +302,16 @@ def check_max_take(table_heads: Sequence[int] = HEADS, bound: int = MAX_ROW_HEAD
 # -- one turn ------------------------------------------------------------------------------------
 
 
-def check_too_low_lowest(rule: PlacementRule = standard_rule, rows: int = ROWS) -> Result:
+def check_too_low_lowest(
+    rule: PlacementRule = standard_rule, rows: int = ROWS, capacity: int = CAPACITY
+) -> Result:
     """Standard turn: the revealed cards are placed lowest first, so only the lowest can be too
     low. Proved for any number of players by induction over the placements of the turn: after any
     allowed placement of a card ``c`` (on any table satisfying the invariant), no higher card
     ``q`` that is not on the new table is too low."""
     s = new_solver()
-    table, card, facts = _table_and_card(rows)
-    step = sym_step(table, card, rule)
+    table, card, facts = _table_and_card(rows, capacity, capacity)
+    step = sym_step(table, card, rule, capacity=capacity)
     later = z3.Int("later")
     s.add(*facts, step.allowed, later > card, z3.Not(on_table(step.after, later)))
     s.add(rule(step.after, later).choose)

@@ -63,9 +63,11 @@ def _result_text(o: Outcome) -> Text:
     return text
 
 
-def render(outcomes: Sequence[Outcome], console: Console) -> None:
-    """Print the obligations table, then the findings in the sources, then the verdict."""
-    table = Table(title="take6 verify: proof obligations", show_lines=False)
+def render(outcomes: Sequence[Outcome], console: Console, subject: str | None = None) -> None:
+    """Print the obligations table, then the findings in the sources (or, for a rule set, the
+    findings for ``subject``), then the verdict."""
+    title = "take6 verify: proof obligations" + (f" for {subject}" if subject else "")
+    table = Table(title=title, show_lines=False)
     table.add_column("obligation", style="bold", no_wrap=True)
     table.add_column("result", no_wrap=True)
     table.add_column("time", justify="right", no_wrap=True)
@@ -76,11 +78,11 @@ def render(outcomes: Sequence[Outcome], console: Console) -> None:
 
     findings = [o for o in outcomes if o.result.status is Status.FINDING]
     console.print()
-    console.rule("Findings in the sources")
+    console.rule(f"Findings for {subject}" if subject else "Findings in the sources")
     if not findings:
         console.print("none")
     for o in findings:
-        seeds = ", ".join(o.obligation.seeds) or "(no seed)"
+        seeds = ", ".join(o.obligation.seeds) or ("the rule set" if subject else "(no seed)")
         console.print(
             Text.assemble(("• ", ""), (seeds, "cyan"), (f" — {o.obligation.name}", "bold"))
         )

@@ -300,7 +300,7 @@ def strategy_marginals(
 
 def exact_entry(search: SearchLike, node: Node) -> Solution:
     """The exact entry of a node (searching if needed)."""
-    return search.solved(to_table(node.rows), node.hands)
+    return search.solved(to_table(node.rows, search.problem.rules.heads), node.hands)
 
 
 def exact_value(search: SearchLike) -> Callable[[Node], Num]:

@@ -7,7 +7,7 @@ matter: the ascending rule looks at the last card (and in Profi the left rule at
 take scores the row's heads, and the length says when the row is full. The middle cards never
 matter again. This module restates :func:`take6.placement.place` on that representation for
 speed; ``tests/solver/test_kernel.py`` checks it against the reference on random tables. Heads
-come from :data:`take6.cards.HEADS` (never restated).
+come from the rules' table (:attr:`take6.rules.Rules.heads`, never restated).
 
 Canonical key (:meth:`Kernel.key`), used by the transposition table:
 
@@ -39,8 +39,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from take6.cards import HEADS
-from take6.rules import ProfiTie, Rules
+from take6.rules import MAX_CARD_HEADS, ProfiTie, Rules
+
+assert MAX_CARD_HEADS < 128  # the key packs a hand card's heads below its owner (Kernel.key)
 
 NEVER_FULL = 255
 """The length keyed for a row that can never be filled (see the module docstring)."""
@@ -53,9 +54,10 @@ Option = tuple[Table, int]
 """A placement outcome: the new (sorted) table and the heads taken."""
 
 
-def to_table(rows: Sequence[Sequence[int]]) -> Table:
-    """The compact sorted table of reference rows (each ascending)."""
-    return tuple(sorted((r[-1], r[0], len(r), sum(HEADS[c] for c in r)) for r in rows))
+def to_table(rows: Sequence[Sequence[int]], heads: Sequence[int]) -> Table:
+    """The compact sorted table of reference rows (each ascending), with the bull heads of the
+    rules' table ``heads`` (:attr:`take6.rules.Rules.heads`)."""
+    return tuple(sorted((r[-1], r[0], len(r), sum(heads[c] for c in r)) for r in rows))
 
 
 class Kernel:
@@ -65,10 +67,11 @@ class Kernel:
         self.capacity = rules.row_capacity
         self.profi = rules.profi_left
         self.tie = rules.profi_tie
+        self.heads = rules.heads
 
     def _put(self, table: Table, i: int, card: int, left: bool) -> Option:
         last, first, length, hd = table[i]
-        h = HEADS[card]
+        h = self.heads[card]
         if length >= self.capacity:
             new: KRow = (card, card, 1, h)
             taken = hd
@@ -84,7 +87,7 @@ class Kernel:
         return table[:i] + (new,) + table[i + 1 :], taken
 
     def _take_any(self, table: Table, card: int) -> list[Option]:
-        new: KRow = (card, card, 1, HEADS[card])
+        new: KRow = (card, card, 1, self.heads[card])
         out: list[Option] = []
         if not self.profi:
             # Too low: the card is below every last card, so its row sorts first.
@@ -132,10 +135,12 @@ class Kernel:
         """The canonical transposition-table key (see the module docstring)."""
         if self.profi:
             return (table, hands)
-        # The live cards in ascending order: a hand card as the int owner*8 + heads, a row by
-        # its last card as (length, heads); rows above every hand card apart, by heads alone.
+        # The live cards in ascending order: a hand card as the int owner*128 + heads (a card
+        # carries at most MAX_CARD_HEADS < 128), a row by its last card as (length, heads);
+        # rows above every hand card apart, by heads alone.
+        heads = self.heads
         items: list[tuple[int, object]] = [
-            (c, p * 8 + HEADS[c]) for p, h in enumerate(hands) for c in h
+            (c, p * 128 + heads[c]) for p, h in enumerate(hands) for c in h
         ]
         top = max(c for c, _ in items)
         cards = sorted(c for c, _ in items)

@@ -31,7 +31,7 @@ PlaceFn = Callable[[Sequence[Sequence[int]], int, Rules], Answer]
 
 def kernel_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) -> Answer:
     """:meth:`Kernel.place` of ``card`` on the compact table of ``rows`` under ``rules``."""
-    return Kernel(rules).place(to_table(rows), card)
+    return Kernel(rules).place(to_table(rows, rules.heads), card)
 
 
 _SEARCHES: dict[tuple[int, bool, object], native.NativeSearch] = {}
@@ -53,7 +53,7 @@ def _search(rules: Rules) -> native.NativeSearch:
 
 def native_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) -> Answer:
     """The compiled core's placement of ``card`` on the compact table of ``rows``."""
-    return _search(rules).place(to_table(rows), card)
+    return _search(rules).place(to_table(rows, rules.heads), card)
 
 
 def native_forced_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) -> Answer:
@@ -61,7 +61,7 @@ def native_forced_place(rows: Sequence[Sequence[int]], card: int, rules: Rules) 
     (a decline where the rule forces the card, or a table changed by a decline, shows up as a
     difference from the reference)."""
     search = _search(rules)
-    table = to_table(rows)
+    table = to_table(rows, rules.heads)
     taken, after = search.place_forced(table, card)
     if taken >= 0:
         return False, [(after, taken)]

@@ -39,7 +39,7 @@ from typing import Any
 
 from take6.errors import NotationError, RulesError
 from take6.position import Cards, Position
-from take6.rules import Variant
+from take6.rules import Rules, Variant
 from take6.text import decode, excerpt, parse_int, strip_bom
 
 __all__ = [
@@ -100,8 +100,9 @@ def parse_rows(field: str, text: str | None = None) -> list[list[int]]:
     ]
 
 
-def parse_position(text: str) -> Position:
-    """Parse the compact notation (see the module docstring)."""
+def parse_position(text: str, rules: Rules | None = None) -> Position:
+    """Parse the compact notation (see the module docstring); under ``rules`` when given
+    (:meth:`Position.create`)."""
     if not isinstance(text, str):
         raise NotationError(f"a position must be text, got {excerpt(text)}")
     fields = text.strip().split()
@@ -128,7 +129,7 @@ def parse_position(text: str) -> Position:
         raise NotationError(f"{len(piles)} bull piles for {len(hands)} hands in {excerpt(text)}")
     if totals is not None and len(totals) != len(hands):
         raise NotationError(f"{len(totals)} totals for {len(hands)} hands in {excerpt(text)}")
-    return Position.create(head, rows, hands, piles, totals, deck)
+    return Position.create(head, rows, hands, piles, totals, deck, rules)
 
 
 _JSON_KEYS = {"variant", "rows", "hands", "piles", "totals", "deck"}
@@ -146,9 +147,12 @@ def _json_text(text: str) -> object:
         raise NotationError(f"not valid JSON ({why}): {excerpt(text)}") from None
 
 
-def position_from_json(data: Mapping[str, Any] | str | bytes) -> Position:
+def position_from_json(
+    data: Mapping[str, Any] | str | bytes, rules: Rules | None = None
+) -> Position:
     """Build a position from its JSON form (a dict, or JSON text or UTF-8 bytes; a leading
-    byte-order mark is allowed). Raises :class:`NotationError` for anything else."""
+    byte-order mark is allowed), under ``rules`` when given (:meth:`Position.create`). Raises
+    :class:`NotationError` for anything else."""
     if isinstance(data, bytes):
         data = _decode(data)
     obj: object = _json_text(strip_bom(data)) if isinstance(data, str) else data
@@ -185,7 +189,7 @@ def position_from_json(data: Mapping[str, Any] | str | bytes) -> Position:
     if deck is not None and (not isinstance(deck, int) or isinstance(deck, bool)):
         raise NotationError(f"'deck' must be an integer, got {excerpt(deck)}")
     try:
-        return Position.create(variant, obj["rows"], obj["hands"], piles, totals, deck)
+        return Position.create(variant, obj["rows"], obj["hands"], piles, totals, deck, rules)
     except RulesError as exc:  # unknown variant
         raise NotationError(str(exc)) from None
 
@@ -197,17 +201,18 @@ def _decode(data: bytes) -> str:
         raise NotationError(str(exc)) from None
 
 
-def load_position(text: str | bytes | Mapping[str, Any]) -> Position:
+def load_position(text: str | bytes | Mapping[str, Any], rules: Rules | None = None) -> Position:
     """A position from the compact notation, or from JSON when the text starts with ``{``
-    (UTF-8 bytes are decoded, a leading byte-order mark dropped; a mapping is the JSON form).
-    Raises :class:`NotationError` (or :class:`PositionError`) for anything else."""
+    (UTF-8 bytes are decoded, a leading byte-order mark dropped; a mapping is the JSON form),
+    under ``rules`` when given. Raises :class:`NotationError` (or :class:`PositionError`) for
+    anything else."""
     if isinstance(text, Mapping):
-        return position_from_json(text)
+        return position_from_json(text, rules)
     if isinstance(text, bytes):
         text = _decode(text)
     if not isinstance(text, str):
         raise NotationError(f"a position must be text or a JSON object, got {excerpt(text)}")
     text = strip_bom(text)
     if text.lstrip().startswith("{"):
-        return position_from_json(text)
-    return parse_position(text)
+        return position_from_json(text, rules)
+    return parse_position(text, rules)

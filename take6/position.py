@@ -25,7 +25,9 @@ Cards = tuple[Card, ...]
 @dataclass(frozen=True)
 class Position:
     """A validated position between turns. Build with :meth:`create`, :func:`parse_position` or
-    :func:`position_from_json`; ``repr()`` evaluates back to an equal position."""
+    :func:`position_from_json`; ``repr()`` evaluates back to an equal position (under a preset's
+    rules: a rules file's own deck, heads or rows are not written in the notation, which is read
+    back with those rules, ``parse_position(text, rules)``)."""
 
     rules: Rules
     rows: tuple[Cards, ...]
@@ -42,8 +44,13 @@ class Position:
         piles: Sequence[Sequence[int]] | None = None,
         totals: Sequence[int] | None = None,
         deck: int | None = None,
+        rules: Rules | None = None,
     ) -> Position:
-        """Validate and build a position; raises :class:`PositionError` naming the problem."""
+        """Validate and build a position; raises :class:`PositionError` naming the problem.
+
+        ``rules`` (e.g. a rules file's) replace the variant's preset: the position is then
+        played under them, with its own number of players and hand size; ``variant`` must be
+        their variant and ``deck``, if given, their number of cards (the rules carry the deck)."""
         where = _describe_input(variant, rows, hands)
         if not isinstance(variant, (str, Variant)):
             raise PositionError(f"variant must be a name, got {excerpt(variant)} in {where}")
@@ -81,12 +88,27 @@ class Position:
                 f"hands have unequal sizes {[len(h) for h in hands_t]} (every player holds the "
                 f"same number of cards between turns) in {where}"
             )
+        if rules is not None:
+            name = variant.value if isinstance(variant, Variant) else variant
+            if name != rules.variant.value:
+                raise PositionError(
+                    f"the position is written as {excerpt(name)}, but the rules are "
+                    f"{rules.variant.value} in {where}"
+                )
+            if deck is not None and deck != rules.deck_size:
+                raise PositionError(
+                    f"the position names a deck of {deck} cards, but the rules' deck has "
+                    f"{rules.deck_size} in {where}"
+                )
         try:
-            base = Rules.for_variant(variant, players=n)
-            rules = base.with_(
-                hand_size=max(1, len(hands_t[0])),
-                deck_size=deck if deck is not None else MAX_CARD,
-            )
+            if rules is None:
+                base = Rules.for_variant(variant, players=n)
+                rules = base.with_(
+                    hand_size=max(1, len(hands_t[0])),
+                    deck_size=deck if deck is not None else MAX_CARD,
+                )
+            else:
+                rules = rules.with_(players=n, hand_size=max(1, len(hands_t[0])))
         except RulesError as exc:
             raise PositionError(f"{exc} in {where}") from None
         pos = cls(rules, rows_t, _norm_hands(hands_t, rules), piles_t, totals_t)
@@ -123,8 +145,9 @@ class Position:
 
     @property
     def named_deck(self) -> bool:
-        """True when the deck is not the full 1..104 (written ``VARIANT:DECK``)."""
-        return self.rules.deck_size != MAX_CARD
+        """True when the deck is not the full 1..104 (written ``VARIANT:DECK``; a custom deck
+        or heads table is not written at all: it travels with its rules file)."""
+        return self.rules.cards is None and self.rules.deck_size != MAX_CARD
 
     @property
     def players(self) -> int:
@@ -239,9 +262,9 @@ def check_table(
     named = [(f"row {i + 1}", r) for i, r in enumerate(rows)] + list(groups)
     for name, cards in named:
         for c in cards:
-            if not 1 <= c <= rules.deck_size:
+            if not rules.in_deck(c):
                 raise PositionError(
-                    f"card {excerpt(c)} in {name} is outside the deck 1..{rules.deck_size} "
+                    f"card {excerpt(c)} in {name} is outside the deck {rules.deck_text()} "
                     f"in {where}"
                 )
             if c in seen:

@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from take6.cards import HEADS, Card
+from take6.cards import Card
 from take6.errors import IllegalActionError, PositionError
 from take6.notation import format_position
 from take6.placement import Rows
@@ -150,7 +150,7 @@ class State:
 
     def round_heads(self, player: int) -> int:
         """Heads in ``player``'s bull pile this round (not yet added to the total)."""
-        return sum(HEADS[c] for c in self.piles[player])
+        return self.rules.heads_of(self.piles[player])
 
     def score(self, player: int) -> int:
         """``player``'s total so far, counting this round's bull pile until it is scored."""
@@ -392,7 +392,9 @@ def _apply_deal(state: State, action: Deal, events: list[Event] | None) -> State
         raise _illegal(state, action, f"no deal is due in the {state.phase.value} phase")
     rules = state.rules
     if sorted(action.order) != list(rules.deck()):
-        raise _illegal(state, action, f"the order is not a permutation of 1..{rules.deck_size}")
+        raise _illegal(
+            state, action, f"the order is not a permutation of the deck {rules.deck_text()}"
+        )
     k, n = rules.hand_size, rules.players
     order = action.order
     hands = tuple(order[i * k : (i + 1) * k] for i in range(n))

@@ -17,7 +17,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from take6.cards import HEADS, Card
+from take6.cards import Card
 from take6.errors import IllegalActionError
 from take6.placement import Placement, Reason, Rows, Side, apply_move, place
 from take6.rules import Rules
@@ -38,13 +38,15 @@ class Pending:
 
 @dataclass(frozen=True)
 class Placed:
-    """Event: ``player``'s ``card`` went to ``row`` (0-based) by ``side``, taking ``taken``."""
+    """Event: ``player``'s ``card`` went to ``row`` (0-based) by ``side``, taking ``taken``,
+    worth ``heads`` bull heads under the rules of the turn."""
 
     player: int
     card: Card
     row: int
     side: Side
     taken: tuple[Card, ...]
+    heads: int
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,10 @@ class Turn:
 
     def heads(self, players: int) -> tuple[int, ...]:
         """The heads each of ``players`` seats took in this turn."""
-        return tuple(sum(HEADS[c] for c in t) for t in self.taken(players))
+        out = [0] * players
+        for e in self.placed:
+            out[e.player] += e.heads
+        return tuple(out)
 
 
 def reveal(plays: Mapping[int, Card] | Sequence[Card], rules: Rules) -> Queue:
@@ -198,7 +203,8 @@ def place_cards(rows: Rows, queue: Queue, rules: Rules, choices: Sequence[int] =
             move = found
             used.append((seat, row))
         rows, taken = apply_move(rows, card, move, rules.row_capacity)
-        placed.append(Placed(seat, card, move.row, Side.TAKE if taken else move.side, taken))
+        side = Side.TAKE if taken else move.side
+        placed.append(Placed(seat, card, move.row, side, taken, rules.heads_of(taken)))
     if left:
         raise IllegalActionError(
             f"{len(choices)} row choice(s) given, but the turn needed {len(used)}"

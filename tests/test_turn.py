@@ -42,7 +42,7 @@ def test_readme_example() -> None:
     turn = resolve_turn(rows, [5, 15, 44, 61], STANDARD, [1])
     assert turn.complete and turn.choices == ((0, 1),)
     assert turn.rows == ((12, 15), (5,), (43, 44), (58, 61))
-    assert turn.placed[0] == Placed(0, 5, 1, Side.TAKE, (37,))
+    assert turn.placed[0] == Placed(0, 5, 1, Side.TAKE, (37,), 1)
     assert turn.taken(4) == ((37,), (), (), ()) and turn.heads(4) == (1, 0, 0, 0)
 
 

@@ -9,6 +9,7 @@ import argparse
 import json
 import signal
 import textwrap
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,6 @@ from solver.cli.solve import (
 )
 from solver.errors import SolverError
 from solver.problem import Objective, default_objective
-from take6.cards import HEADS
 from take6.display.terminal import console as make_console
 from take6.play.bots import BOTS
 from take6.text import plural
@@ -126,7 +126,7 @@ def run_analyse(args: argparse.Namespace) -> int:
                         progress.close()
                     turns.append(study)
                     if not args.json:
-                        _print_turn(out, result, study, args.bot)
+                        _print_turn(out, result, study, args.bot, position.rules.heads)
             except KeyboardInterrupt:  # Ctrl-C or SIGTERM while the line is studied
                 stopped = True
     finally:
@@ -176,7 +176,7 @@ def _print_header(out: Console, result: Result, bot: str) -> None:
     )
 
 
-def _print_turn(out: Console, result: Result, t: TurnStudy, bot: str) -> None:
+def _print_turn(out: Console, result: Result, t: TurnStudy, bot: str, heads: Sequence[int]) -> None:
     out.print()
     out.rule(f"turn {t.index + 1}")
     out.print(f"[bold]position[/] {t.position}")
@@ -200,7 +200,7 @@ def _print_turn(out: Console, result: Result, t: TurnStudy, bot: str) -> None:
             table.add_row(
                 _player_label(pt) if i == 0 else "",
                 str(cv.card),
-                str(HEADS[cv.card]),
+                str(heads[cv.card]),
                 cell_text(cv.probability) if cv.probability else "-",
                 cell_text(cv.against_optimal),
                 cell_text(_loss(pt, t.value, cv.against_optimal)),

@@ -22,12 +22,13 @@ from rich.table import Table
 
 from solver.errors import SolverError
 from solver.problem import CORES, Objective, default_objective
-from take6.cli.common import file_errors, read_file
+from take6.cli.common import add_rules_option, file_errors, read_file
 from take6.display.progress import ProgressLine as StatusLine
 from take6.display.progress import add_progress_option, wanted
 from take6.display.progress import clock as _clock
 from take6.display.progress import count as _count
 from take6.display.terminal import console as make_console
+from take6.io.rulesfile import read_rules_file
 from take6.notation import load_position
 from take6.position import Position
 from take6.text import plural
@@ -56,6 +57,7 @@ def register(subparsers: Any) -> None:
         "against a coalition of all the others (default: diff for 2 players, paranoid for more, "
         "as in draft and study)",
     )
+    add_rules_option(p)
     p.add_argument("--player", type=int, default=1, help="the player whose view (1-based)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--certificate", metavar="FILE", help="write a certificate to FILE")
@@ -190,8 +192,11 @@ def check_limits(args: argparse.Namespace) -> None:
         raise SolverError(f"--node-limit must be at least 1, got {args.node_limit}")
 
 
-def read_position(words: list[str]) -> Position:
-    """A position from the command line: compact notation, JSON text or a JSON file."""
+def read_position(words: list[str], rules_file: str | None = None) -> Position:
+    """A position from the command line: compact notation, JSON text or a JSON file; under the
+    rules of the TOML rules file ``rules_file`` when given (its deck, heads, rows, ...; the
+    players and hand size are the position's)."""
+    found = read_rules_file(rules_file) if rules_file is not None else None
     text = " ".join(words)
     path = Path(text)
     data: str | bytes = text
@@ -201,9 +206,12 @@ def read_position(words: list[str]) -> Position:
         elif text.endswith(".json"):
             raise SolverError(f"no such position file: {text!r}")
     try:
-        return load_position(data)
+        position = load_position(data, found.rules if found is not None else None)
     except ValueError as exc:
         raise SolverError(str(exc)) from None
+    if found is not None:
+        found.check_players(position.players, "the position")
+    return position
 
 
 @contextlib.contextmanager
@@ -232,7 +240,7 @@ def run_solve(args: argparse.Namespace) -> int:
     from solver.api import solve
     from solver.verify.certificate import write_certificate
 
-    position = read_position(args.position)
+    position = read_position(args.position, args.rules)
     check_limits(args)
     if (args.graph_all or args.graph_max_nodes != 20_000) and not args.graphml:
         raise SolverError("--graph-all and --graph-max-nodes go with --graphml FILE")

@@ -62,7 +62,7 @@ from solver.kernel import to_table
 from solver.matrix import Num
 from solver.problem import Objective, Problem, make_problem
 from solver.search import INF, Search
-from take6.cards import HEADS, MAX_CARD
+from take6.cards import MAX_CARD
 from take6.errors import RulesError
 from take6.position import Position
 from take6.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -313,7 +313,8 @@ class DraftSearch:
         self.maximiser = tuple(p in self.problem.max_side for p in range(players))
         self.diff = self.problem.objective is Objective.DIFF
         self.coalition = self.problem.max_side if not self.diff else ()
-        heads = sum(HEADS[c] for c in cards)
+        self.heads = self.rules.heads
+        heads = sum(self.heads[c] for c in cards)
         w = self.problem.weights
         self.static: tuple[Num, Num] = (min(0, *w) * heads, max(0, *w) * heads)
         self.table: dict[Masks, tuple[Num, Num, int]] = {}
@@ -472,7 +473,7 @@ class DraftSearch:
         taken = 0
         for m in key:
             taken |= m
-        table = to_table([[c] for c in _cards(self.full & ~taken)])
+        table = to_table([[c] for c in _cards(self.full & ~taken)], self.heads)
         e = self.play.value(table, tuple(_cards(m) for m in key), alpha, beta)
         lo, hi = e.lo, e.hi
         if found is not None:

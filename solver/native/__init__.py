@@ -29,7 +29,6 @@ from solver.kernel import Hands, Table
 from solver.matrix import Num
 from solver.problem import Problem
 from solver.search import INF, Entry, JointAction, Solution
-from take6.cards import HEADS
 from take6.rules import ProfiTie
 
 _core: ModuleType | None
@@ -51,6 +50,8 @@ AVAILABLE = _core is not None
 """Whether the compiled core is importable."""
 
 _TIE = {ProfiTie.OWNER_CHOOSES: 0, ProfiTie.PREFER_RIGHT: 1, ProfiTie.PREFER_LEFT: 2}
+MAX_NATIVE_CARD = 127
+"""The highest card the compiled core represents (its hands are 128-bit sets, ``MAXCARD``)."""
 MIN_MEMORY = 1 << 16
 """The smallest table budget accepted (64 KiB)."""
 BUCKET_BYTES = 129
@@ -165,12 +166,18 @@ class NativeSearch:
             raise SolverError(
                 f"the compiled core handles at most 10 players, not {problem.players}"
             )
+        if rules.max_card > MAX_NATIVE_CARD:
+            raise SolverError(
+                f"the compiled core handles cards 1..{MAX_NATIVE_CARD}, but the deck goes up to "
+                f"{rules.max_card} (use --core python)"
+            )
         memory = default_memory() if memory is None else memory
         check_memory(memory)
         self.problem = problem
         self.memory = memory
         self.threads = max(1, threads)
-        heads = [HEADS[c] if 0 < c < len(HEADS) else 0 for c in range(128)]
+        table = rules.heads  # the rules' bull heads, not a table of the core's own
+        heads = [table[c] if 0 < c < len(table) else 0 for c in range(MAX_NATIVE_CARD + 1)]
         try:
             self.core = _core.Search(
                 heads,

@@ -49,7 +49,6 @@ from solver.matrix import Num, solve_game
 from solver.problem import Problem
 from solver.search.ordering import first_order, promote, rows_for_column, saddle_column_order
 from solver.search.table import Entry, IndexStrategy, TranspositionTable
-from take6.cards import HEADS
 
 JointAction = tuple[int, ...]
 """The cards chosen by the players of one side, in seat order."""
@@ -120,7 +119,7 @@ class Search:
     def static_bounds(self, table: Table, hands: Hands) -> tuple[int, int]:
         """Bounds on any position's value: nobody takes more heads than are on the table and in
         the hands together."""
-        total = sum(r[3] for r in table) + sum(HEADS[c] for h in hands for c in h)
+        total = sum(r[3] for r in table) + sum(self.kernel.heads[c] for h in hands for c in h)
         return self._wneg * total, self._wpos * total
 
     def _tick(self) -> None:
@@ -427,4 +426,4 @@ class SearchLike(Protocol):
 def position_table(problem: Problem) -> tuple[Table, Hands]:
     """The compact root position of a problem."""
     pos = problem.position
-    return to_table(pos.rows), tuple(tuple(sorted(h)) for h in pos.hands)
+    return to_table(pos.rows, pos.rules.heads), tuple(tuple(sorted(h)) for h in pos.hands)

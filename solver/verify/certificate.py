@@ -29,8 +29,9 @@ from solver.api import exact_entry, exact_value, fraction_text
 from solver.search import SearchLike, Solution, Strategy
 from solver.verify.check import BOUNDS_VERSION, FORMAT, VERSION, node_key
 from solver.walk import Node, option_values, outcomes, payoff, seat_cards, settle
-from take6.cards import heads
+from take6.io.record import rules_to_json
 from take6.notation import format_position
+from take6.rules import Rules
 from take6.turn import resolve_turn
 
 
@@ -76,16 +77,27 @@ def _document(
         "position": format_position(pr.position),
         # The settings the compact notation does not carry (it names the variant's preset):
         # the checker plays the position under these.
-        "rules": {
-            "row_capacity": pr.rules.row_capacity,
-            "profi_left": pr.rules.profi_left,
-            "profi_tie": pr.rules.profi_tie.value,
-        },
+        "rules": _rules_object(pr.rules),
         "objective": pr.objective.value,
         "seat": pr.player,
         "value": fraction_text(value),
         "nodes": nodes,
     }
+
+
+def _rules_object(rules: Rules) -> dict[str, Any]:
+    """The certificate's ``rules``: the three settings the notation leaves out, or, for a rule
+    set the notation cannot name at all (a rules file's own deck, heads or rows), every setting
+    in the records' form (:func:`take6.io.record.rules_to_json`), which the checker reads
+    before the position."""
+    preset = Rules.for_variant(rules.variant, players=rules.players)
+    if rules.standard_cards and rules.rows == preset.rows:
+        return {
+            "row_capacity": rules.row_capacity,
+            "profi_left": rules.profi_left,
+            "profi_tie": rules.profi_tie.value,
+        }
+    return rules_to_json(rules)
 
 
 class _BoundWriter:
@@ -111,8 +123,9 @@ class _BoundWriter:
         return sol
 
     def static(self, node: Node, lower: bool) -> Fraction:
-        total = sum(heads(c) for row in node.rows for c in row)
-        total += sum(heads(c) for hand in node.hands for c in hand)
+        table = self.search.problem.rules.heads
+        total = sum(table[c] for row in node.rows for c in row)
+        total += sum(table[c] for hand in node.hands for c in hand)
         return Fraction((self.wlo if lower else self.whi) * total)
 
     def need(self, node: Node, target: Fraction, lower: bool) -> None:

@@ -15,6 +15,11 @@ Certificate format (JSON)::
                               "max": [[[cards of the max side, seat order], "p/q"], ...],
                               "min": [[[cards of the min side], "p/q"], ...]}, ...}}
 
+``rules`` holds the three settings the notation leaves out; for a rule set the notation cannot
+name (a rules file's own deck, bull heads or rows) it holds every setting in the game records'
+form instead (:func:`take6.io.record.rules_to_json`: with ``cards`` and ``heads``), and the
+position is read under those rules, whose heads the check then counts.
+
 The sides: ``diff`` — player N maximises (heads of the other) - (heads of N); ``paranoid`` —
 the value is N's heads, all other players (jointly) maximise, N minimises. A node key is the
 position between turns with its rows **sorted** (rows are interchangeable: the placement rule
@@ -61,11 +66,11 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from take6.cards import heads
 from take6.errors import Take6Error
+from take6.io.record import rules_from_json
 from take6.notation import load_position
 from take6.position import Position
-from take6.rules import ProfiTie
+from take6.rules import ProfiTie, Rules
 from take6.state import (
     ChooseRow,
     Phase,
@@ -205,6 +210,15 @@ def _with_rules(position: Position, rules: object) -> Position:
         raise CertificateError(f"'rules': {exc}") from None
 
 
+def _full_rules(rules: Mapping[str, Any]) -> Rules:
+    """A certificate's ``rules`` in the records' full form (a rule set of its own: deck, heads,
+    rows), validated by the engine's reader."""
+    try:
+        return rules_from_json(dict(rules))
+    except Take6Error as exc:
+        raise CertificateError(f"'rules': {exc}") from None
+
+
 class Checker:
     """Checks one certificate (parsed JSON)."""
 
@@ -223,12 +237,15 @@ class Checker:
             raise CertificateError(
                 f"'position' must be a position in compact notation, got {excerpt(text)}"
             )
+        rules = cert.get("rules")
+        full = _full_rules(rules) if isinstance(rules, Mapping) and "variant" in rules else None
         try:
-            self.position = load_position(text)
+            self.position = load_position(text, full)
         except Take6Error as exc:
             raise CertificateError(f"'position': {exc}") from None
-        if "rules" in cert:  # (certificates written before it name the preset's rules only)
-            self.position = _with_rules(self.position, cert["rules"])
+        if rules is not None and full is None:
+            # (certificates written before it name the preset's rules only)
+            self.position = _with_rules(self.position, rules)
         n = self.position.players
         # ``seat`` counts from 0 like every JSON form; ``player`` (from 1) is what certificates
         # written before the one numbering carry.
@@ -287,8 +304,8 @@ class Checker:
     # -- version 2: bounds ---------------------------------------------------------------------
     def static(self, state: State, lower: bool) -> Fraction:
         """No one takes more heads than lie on the table and in the hands."""
-        total = sum(heads(c) for row in state.rows for c in row)
-        total += sum(heads(c) for hand in state.hands for c in hand)
+        total = state.rules.heads_of(c for row in state.rows for c in row)
+        total += state.rules.heads_of(c for hand in state.hands for c in hand)
         return Fraction((self.wlo if lower else self.whi) * total)
 
     def bound(self, state: State, lower: bool) -> Fraction:

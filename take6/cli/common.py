@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any, NoReturn
 
 from take6.errors import FileError, UsageError
+from take6.io.rulesfile import RulesFile, read_rules_file
 from take6.rules import Variant
 from take6.text import excerpt, parse_float, parse_int
 
@@ -101,6 +102,33 @@ def _cards_arg(text: str, what: str) -> list[int]:
                 f"{what}: {excerpt(tok.strip())} is not a card number in {excerpt(text)}"
             ) from None
     return out
+
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--rules FILE`` option of every command that plays under a rule set."""
+    parser.add_argument(
+        "--rules",
+        metavar="FILE",
+        default=None,
+        help="play under the rule set of this TOML rules file (docs/rules-file.md) instead of "
+        "--variant and the rules options",
+    )
+
+
+def rules_option(args: argparse.Namespace, conflicts: dict[str, object]) -> RulesFile | None:
+    """The rules file ``args.rules`` names (``None``: no ``--rules``); ``conflicts`` maps each
+    rules option of the command to its value, and any one given (not ``None``/``False``)
+    alongside ``--rules`` is refused: the file is the one place the rule set is written."""
+    path = getattr(args, "rules", None)
+    if path is None:
+        return None
+    for option, value in conflicts.items():
+        if value is not None and value is not False:
+            raise CliError(
+                f"{option} and --rules exclude each other: the rules file sets the rule set "
+                f"(put the setting in {excerpt(path)})"
+            )
+    return read_rules_file(path)
 
 
 def _variant_names() -> list[str]:

@@ -32,7 +32,7 @@ from typing import TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from take6.cards import HEADS, Card
+from take6.cards import Card
 from take6.cli.common import CliError
 from take6.cli.play import HUMAN, print_final, write_record
 from take6.display.terminal import cards_text, console, rows_table
@@ -113,12 +113,12 @@ class HumanPlayer:
     def _choose_card(self, state: State) -> Play:
         hand = state.hands[self.seat]
         self._show_table(state, f"round {state.round}, turn {state.turn + 1}")
-        self._show_hand("your hand", hand)
+        self._show_hand("your hand", hand, state.rules)
         if _hands_known(state):
             hands = _hands_before_the_turn(state)
             for p, other in enumerate(hands):
                 if p != self.seat:
-                    self._show_hand(f"{self.seats.who(p)} holds (known to all)", other)
+                    self._show_hand(f"{self.seats.who(p)} holds (known to all)", other, state.rules)
             here = Position(state.rules, state.rows, hands, state.piles, state.totals)
             self.seats.out.print(f"position (study it with take6 analyse): {format_position(here)}")
 
@@ -141,7 +141,7 @@ class HumanPlayer:
         assert pending is not None
         options = pending.placement.options
         rows = state.rows
-        self.seats.out.print(rows_table(rows))
+        self.seats.out.print(rows_table(rows, table=state.rules.heads))
         self.seats.out.print(_why_choose(pending.card, pending.placement.reason))
         for m in options:
             self.seats.out.print(f"  row {m.row + 1}: {_option_text(rows, m, state.rules)}")
@@ -167,9 +167,9 @@ class HumanPlayer:
         k = state.rules.hand_size
         self.seats.out.rule(f"draft of round {state.round}")
         for p, hand in enumerate(state.hands):
-            line = Text(f"{self.seats.who(p)} has picked ") + cards_text(hand)
+            line = Text(f"{self.seats.who(p)} has picked ") + cards_text(hand, state.rules.heads)
             self.seats.out.print(line + Text(f"  ({len(hand)} of {k})"))
-        self._show_hand("face up", pool)
+        self._show_hand("face up", pool, state.rules)
 
         legal = {a for a in legal_actions(state, self.seat) if isinstance(a, Pick)}
 
@@ -220,7 +220,7 @@ class HumanPlayer:
     def _show_table(self, state: State, title: str) -> None:
         out = self.seats.out
         out.rule(title)
-        out.print(rows_table(state.rows))
+        out.print(rows_table(state.rows, table=state.rules.heads))
         scores = []
         for p in range(state.players):
             now = state.round_heads(p)
@@ -228,8 +228,8 @@ class HumanPlayer:
             scores.append(f"{self.seats.who(p)} {state.totals[p]}{extra}")
         out.print("scores: " + ", ".join(scores))
 
-    def _show_hand(self, title: str, cards: Sequence[Card]) -> None:
-        self.seats.out.print(Text(f"{title}: ") + cards_text(cards))
+    def _show_hand(self, title: str, cards: Sequence[Card], rules: Rules) -> None:
+        self.seats.out.print(Text(f"{title}: ") + cards_text(cards, rules.heads))
 
 
 class _Refused(Exception):
@@ -256,10 +256,6 @@ def _cards(cards: Sequence[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def _heads(cards: Sequence[Card]) -> int:
-    return sum(HEADS[c] for c in cards)
-
-
 def _why_choose(card: Card, reason: Reason) -> str:
     if reason is Reason.TOO_LOW:
         return f"card {card} is lower than every row's last card: you take a row of your choice"
@@ -272,7 +268,7 @@ def _option_text(rows: Sequence[Sequence[Card]], move: Move, rules: Rules) -> st
     row = rows[move.row]
     if move.side is Side.TAKE or len(row) >= rules.row_capacity:
         what = "take" if move.side is Side.TAKE else "the row is full: take"
-        return f"{what} {_cards(row)} ({plural(_heads(row), 'head')})"
+        return f"{what} {_cards(row)} ({plural(rules.heads_of(row), 'head')})"
     where = "start" if move.side is Side.LEFT else "end"
     return f"at the {where} of the row ({_cards(row)}), nothing taken"
 
@@ -335,9 +331,9 @@ class Narrator:
                 out.rule(f"Round {e.round}")
                 if self.rules.draft:
                     for p, hand in enumerate(e.hands):
-                        out.print(Text(f"{who(p)} drafted ") + cards_text(hand))
+                        out.print(Text(f"{who(p)} drafted ") + cards_text(hand, self.rules.heads))
                 if self.rules.pile_play:  # no card prompt shows the rows: show them here
-                    out.print(rows_table(e.rows))
+                    out.print(rows_table(e.rows, table=self.rules.heads))
             elif isinstance(e, Revealed):
                 plays = ", ".join(f"{who(p)} {c}" for p, c in e.plays)
                 verb = "revealed" if self.rules.simultaneous else "turned up"
@@ -347,7 +343,7 @@ class Narrator:
             elif isinstance(e, TurnEnded):
                 self.turn = e.turn + 1
                 if self.rules.pile_play and state.rows:
-                    out.print(rows_table(state.rows))
+                    out.print(rows_table(state.rows, table=state.rules.heads))
             elif isinstance(e, RoundScored):
                 out.rule(f"end of round {e.round}")
                 out.print(
@@ -362,10 +358,7 @@ class Narrator:
 
 def _placed_text(e: Placed) -> str:
     if e.taken:
-        return (
-            f"takes row {e.row + 1} ({_cards(e.taken)}: {plural(_heads(e.taken), 'head')}) "
-            "and starts it"
-        )
+        return f"takes row {e.row + 1} ({_cards(e.taken)}: {plural(e.heads, 'head')}) and starts it"
     return f"goes to the {'start' if e.side is Side.LEFT else 'end'} of row {e.row + 1}"
 
 

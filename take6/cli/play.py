@@ -11,8 +11,7 @@ from typing import Any
 
 from rich.console import Console
 
-from take6.cards import HEADS
-from take6.cli.common import CliError, _variant_names, file_errors
+from take6.cli.common import CliError, _variant_names, add_rules_option, file_errors, rules_option
 from take6.display.terminal import cards_text, console, rows_table, scores_table
 from take6.play.bots import BOTS, make_bot
 from take6.play.game import play_game, record_to_json
@@ -55,8 +54,11 @@ def _add_play(sub: Any) -> None:
         "          take6 play --players 3 --bots human,safe,random --seed 7 --record game.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--variant", default="standard", choices=_variant_names())
-    p.add_argument("--players", type=int, default=4, help="number of players (2..10)")
+    p.add_argument(
+        "--variant", default=None, choices=_variant_names(), help="the preset (default standard)"
+    )
+    add_rules_option(p)
+    p.add_argument("--players", type=int, default=None, help="number of players (2..10; 4)")
     p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the bots")
     p.add_argument(
         "--bots",
@@ -80,8 +82,9 @@ def _add_play(sub: Any) -> None:
     )
     p.add_argument(
         "--profi-tie",
-        default=ProfiTie.OWNER_CHOOSES.value,
+        default=None,
         choices=[t.value for t in ProfiTie],
+        help="Profi: who settles a left/right tie (default: the owner chooses)",
     )
     p.add_argument("--json", action="store_true", help="print the JSON game record")
     p.add_argument("--record", metavar="FILE", help="write the JSON game record to FILE")
@@ -90,8 +93,15 @@ def _add_play(sub: Any) -> None:
 
 
 def _build_rules(args: argparse.Namespace) -> Rules:
+    options = ("variant", "players", "hand_size", "target", "above", "rounds", "first_picker")
+    given = {f"--{o.replace('_', '-')}": getattr(args, o) for o in (*options, "profi_tie")}
+    found = rules_option(args, given)
+    if found is not None:
+        return _playable(found.rules)
+    args.variant = args.variant or "standard"
+    args.players = 4 if args.players is None else args.players
     base = Rules.for_variant(args.variant, players=args.players)  # checks the players first
-    overrides: dict[str, Any] = {"profi_tie": ProfiTie(args.profi_tie)}
+    overrides: dict[str, Any] = {"profi_tie": ProfiTie(args.profi_tie or "owner")}
     if args.hand_size is not None:
         overrides["hand_size"] = args.hand_size
     if args.target is not None or args.rounds is not None or args.above:
@@ -122,7 +132,11 @@ def _build_rules(args: argparse.Namespace) -> Rules:
                     f"{excerpt(args.first_picker)}"
                 )
         overrides["first_picker"] = seat
-    rules = Rules.for_variant(args.variant, players=args.players, **overrides)
+    return _playable(Rules.for_variant(args.variant, players=args.players, **overrides))
+
+
+def _playable(rules: Rules) -> Rules:
+    """``rules``, unless a game under them might never end or last too long to play."""
     rules.check_always_ends()
     longest = rules.max_rounds
     assert longest is not None  # check_always_ends
@@ -205,14 +219,14 @@ def _print_log(
                 out.rule(f"Round {e.round}")
                 if rules.draft:
                     for p, hand in enumerate(e.hands):
-                        out.print(f"{players[p]} drafted ", cards_text(hand), sep="")
-                out.print(rows_table(e.rows))
+                        out.print(f"{players[p]} drafted ", cards_text(hand, rules.heads), sep="")
+                out.print(rows_table(e.rows, table=rules.heads))
             elif isinstance(e, Revealed):
                 plays.extend(f"P{p + 1} {c}" for p, c in e.plays)
             elif isinstance(e, Placed) and e.taken:
                 takes.append(
                     f"P{e.player + 1} takes row {e.row + 1} "
-                    f"({', '.join(map(str, e.taken))}: {sum(HEADS[c] for c in e.taken)})"
+                    f"({', '.join(map(str, e.taken))}: {e.heads})"
                 )
             elif isinstance(e, TurnEnded):
                 if takes:

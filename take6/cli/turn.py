@@ -7,9 +7,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from take6.cards import HEADS
-from take6.cli.common import CliError, _cards_arg, _variant_names
+from take6.cli.common import CliError, _cards_arg, _variant_names, add_rules_option, rules_option
 from take6.display.terminal import cards_text, console, rows_table
+from take6.io.rulesfile import RulesFile
 from take6.notation import parse_rows
 from take6.placement import Rows
 from take6.position import Position, check_table
@@ -45,10 +45,13 @@ def _add_turn(sub: Any) -> None:
         default="",
         help="row numbers (1-based), in order, for each card whose owner must choose",
     )
-    p.add_argument("--variant", default="standard", choices=_variant_names())
+    p.add_argument(
+        "--variant", default=None, choices=_variant_names(), help="the preset (default standard)"
+    )
+    add_rules_option(p)
     p.add_argument(
         "--profi-tie",
-        default=ProfiTie.OWNER_CHOOSES.value,
+        default=None,
         choices=[t.value for t in ProfiTie],
         help="Profi: who settles a left/right tie (default: the owner chooses)",
     )
@@ -62,9 +65,23 @@ def _turn_of(
     choices: Sequence[int],
     variant: str = "standard",
     profi_tie: ProfiTie = ProfiTie.OWNER_CHOOSES,
-) -> Turn:
+    found: RulesFile | None = None,
+) -> tuple[Turn, Rules]:
     """Play one turn with :func:`take6.turn.resolve_turn`; ``choices`` are 1-based rows for the
-    pending decisions, in order (the command line's numbering)."""
+    pending decisions, in order (the command line's numbering). Under the rules file ``found``
+    when given (its players are those who play). Returns the turn and its rules."""
+    if found is not None:
+        file_rules = found.rules
+        if len(plays) == 1:
+            rules = file_rules.with_(players=2, hand_size=1)
+            where = f"the turn (rows {excerpt(rows)}, card {plays[0]})"
+            check_table(rows, [("the card played", plays)], rules, where)
+            table: Rows = tuple(tuple(r) for r in rows)
+        else:
+            found.check_players(len(plays), "the turn")
+            pos = Position.create(file_rules.variant, rows, [[c] for c in plays], rules=file_rules)
+            rules, table = pos.rules, pos.rows
+        return _resolve(table, plays, choices, rules), rules
     deck = None
     if variant in (Variant.TAKTIK.value, Variant.LOGIK.value) and 2 <= len(plays) <= 10:
         # The Taktik and Logik decks are 1..10n+4, as in a real game of n players.
@@ -76,11 +93,16 @@ def _turn_of(
         where = f"the turn (variant {variant}, rows {excerpt(rows)}, card {plays[0]})"
         rules = base.with_(profi_tie=profi_tie)
         check_table(rows, [("the card played", plays)], rules, where)
-        table: Rows = tuple(tuple(r) for r in rows)
+        table = tuple(tuple(r) for r in rows)
     else:
         pos = Position.create(variant, rows, [[c] for c in plays], deck=deck)  # validates it
         rules = pos.rules.with_(profi_tie=profi_tie)
         table = pos.rows
+    return _resolve(table, plays, choices, rules), rules
+
+
+def _resolve(table: Rows, plays: Sequence[int], choices: Sequence[int], rules: Rules) -> Turn:
+    """The turn, asking for each pending row choice in ``choices`` (1-based) in order."""
     remaining = list(choices)
     used: list[int] = []
     while True:
@@ -118,14 +140,17 @@ def _run_turn(args: argparse.Namespace) -> int:
     rows = parse_rows(args.rows)
     plays = _cards_arg(args.plays, "--plays")
     choices = _cards_arg(args.choose, "--choose") if args.choose else []
-    turn = _turn_of(rows, plays, choices, args.variant, ProfiTie(args.profi_tie))
+    found = rules_option(args, {"--variant": args.variant, "--profi-tie": args.profi_tie})
+    variant = args.variant or "standard"
+    tie = ProfiTie(args.profi_tie or ProfiTie.OWNER_CHOOSES.value)
+    turn, rules = _turn_of(rows, plays, choices, variant, tie, found)
     n = len(plays)
     taken = [list(t) for t in turn.taken(n)]
     heads = list(turn.heads(n))
     placed = turn.placed
     if args.json:
         data = {
-            "variant": args.variant,
+            "variant": rules.variant.value,
             "rows": [list(r) for r in turn.rows],
             "plays": plays,
             "choices": [row for _, row in turn.choices],
@@ -153,17 +178,17 @@ def _run_turn(args: argparse.Namespace) -> int:
         }[e.side.value]
         line = f"player {e.player + 1}: {e.card} {how} row {e.row + 1}"
         if e.taken:
-            heads_taken = plural(sum(HEADS[c] for c in e.taken), "head")
+            heads_taken = plural(e.heads, "head")
             line += f" ({', '.join(map(str, e.taken))}: {heads_taken})"
         out.print(line)
     out.print()
     out.print("Rows after the turn:")
-    out.print(rows_table(turn.rows))
+    out.print(rows_table(turn.rows, table=rules.heads))
     out.print()
     for p in range(n):
         out.print(
             f"player {p + 1}: played {plays[p]}, took ",
-            cards_text(taken[p]),
+            cards_text(taken[p], rules.heads),
             f" = {plural(heads[p], 'head')}",
             sep="",
         )

@@ -47,13 +47,24 @@ def _text(x: float, y: float, text: str, size: int = 13, anchor: str = "start", 
     )
 
 
+MAX_DOTS = 9
+"""The most head dots drawn on a card (a custom table may give a card more heads)."""
+
+
 def card_svg(
-    card: Card, x: float, y: float, small: bool = False, note: str = "", face_down: bool = False
+    card: Card,
+    x: float,
+    y: float,
+    small: bool = False,
+    note: str = "",
+    face_down: bool = False,
+    table: Sequence[int] = HEADS,
 ) -> str:
-    """One card at (x, y): its number, a dot per bull head and a title (plus ``note``);
-    ``face_down`` draws it with a dashed border (a card chosen this turn, not yet revealed)."""
+    """One card at (x, y): its number, a dot per bull head (from ``table``, the rules' heads) and
+    a title (plus ``note``); ``face_down`` draws it with a dashed border (a card chosen this
+    turn, not yet revealed)."""
     w, h = (SMALL_W, SMALL_H) if small else (CARD_W, CARD_H)
-    heads = HEADS[card] if 1 <= card < len(HEADS) else 0
+    heads = table[card] if 1 <= card < len(table) else 0
     fill = _FILL.get(heads, "#eeeeee")
     ink = _INK.get(heads, "#333333")
     title = f"{card}: {heads} bull head{'s' if heads != 1 else ''}"
@@ -67,9 +78,10 @@ def card_svg(
     ]
     r = 1.6 if small else 2.1
     step = 3.6 if small else 4.8
-    x0 = x + w / 2 - step * (heads - 1) / 2
+    dots = min(heads, MAX_DOTS)
+    x0 = x + w / 2 - step * (dots - 1) / 2
     dots_y = y + (7 if small else 9)
-    for i in range(heads):
+    for i in range(dots):
         parts.append(f'<circle cx="{x0 + i * step:g}" cy="{dots_y:g}" r="{r}" fill="{ink}"/>')
     size = 13 if small else 18
     parts.append(
@@ -86,8 +98,8 @@ def _slot(x: float, y: float) -> str:
     )
 
 
-def _heads(cards: Sequence[Card]) -> int:
-    return sum(HEADS[c] for c in cards)
+def _heads(cards: Sequence[Card], table: Sequence[int]) -> int:
+    return sum(table[c] for c in cards)
 
 
 def _count(n: int, noun: str) -> str:
@@ -97,7 +109,8 @@ def _count(n: int, noun: str) -> str:
 class _Canvas:
     """Elements stacked top to bottom; ``width`` grows to fit the widest line."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: Sequence[int] = HEADS) -> None:
+        self.table = table
         self.parts: list[str] = []
         self.y = MARGIN
         self.width = 0.0
@@ -119,9 +132,11 @@ class _Canvas:
             self.parts.append(_text(MARGIN, top + CARD_H / 2 + 5, f"row {i + 1}", 13))
             x = MARGIN + LABEL_W
             for j in range(max(rules.row_capacity, len(row))):
-                self.parts.append(card_svg(row[j], x, top) if j < len(row) else _slot(x, top))
+                self.parts.append(
+                    card_svg(row[j], x, top, table=self.table) if j < len(row) else _slot(x, top)
+                )
                 x += CARD_W + GAP
-            label = f"{_count(len(row), 'card')}, {_count(_heads(row), 'head')}"
+            label = f"{_count(len(row), 'card')}, {_count(_heads(row, self.table), 'head')}"
             self.parts.append(_text(x + GAP, top + CARD_H / 2 + 5, label, 13))
             self.fit(x + GAP + 110)
             self.y += CARD_H + GAP
@@ -142,7 +157,7 @@ class _Canvas:
             self.parts.append(_text(x, top + SMALL_H / 2 + 5, "-", 13, fill="#888888"))
         for i, c in enumerate(cards):
             note = notes[i] if i < len(notes) else ""
-            self.parts.append(card_svg(c, x, top, small=True, note=note))
+            self.parts.append(card_svg(c, x, top, small=True, note=note, table=self.table))
             if i < len(captions):
                 self.parts.append(
                     _text(x + SMALL_W / 2, top + SMALL_H + 13, captions[i], 11, "middle")
@@ -167,10 +182,18 @@ class _Canvas:
         x = MARGIN + LABEL_W + max(len(hand), 1) * (SMALL_W + 4) + 2 * GAP
         if chosen is not None:
             self.parts.append(
-                card_svg(chosen, x, top, small=True, note="chosen, face down", face_down=True)
+                card_svg(
+                    chosen,
+                    x,
+                    top,
+                    small=True,
+                    note="chosen, face down",
+                    face_down=True,
+                    table=self.table,
+                )
             )
             x += SMALL_W + 2 * GAP
-        heads = _heads(pile)
+        heads = _heads(pile, self.table)
         text = f"total {total}{mark}"
         if not pile:
             text += " · bull pile empty"
@@ -197,20 +220,22 @@ class _Canvas:
 
 def _header(rules: Rules) -> str:
     text = f"{rules.variant.value} · {rules.players} players"
-    if rules.deck_size != 104:
-        text += f" · deck 1..{rules.deck_size}"
+    if rules.cards is not None or rules.deck_size != 104:
+        text += f" · deck {rules.deck_text()}"
+    if rules.head_table is not None:
+        text += " · custom heads"
     return text
 
 
 def position_svg(pos: Position) -> str:
     """An SVG picture of ``pos``: the rows (with empty places and heads), then each player's
     hand, bull pile and total (the total of earlier rounds plus this round's pile)."""
-    canvas = _Canvas()
     rules = pos.rules
+    canvas = _Canvas(rules.heads)
     canvas.line(_header(rules), bold=True)
     canvas.rows(pos.rows, rules)
     for p in range(pos.players):
-        total = pos.totals[p] + _heads(pos.piles[p])
+        total = pos.totals[p] + _heads(pos.piles[p], rules.heads)
         canvas.player(f"P{p + 1}", pos.hands[p], pos.piles[p], total)
     return canvas.svg(f"6 nimmt! position: {pos}")
 
@@ -221,7 +246,7 @@ def state_svg(state: State) -> str:
     chosen this turn (dashed: face down to the others), bull pile and total. At the end the
     winners are marked with a star."""
     rules = state.rules
-    canvas = _Canvas()
+    canvas = _Canvas(rules.heads)
     canvas.line(_header(rules), bold=True)
     status = f"round {state.round} · turn {state.turn + 1} · {state.phase.value}"
     if state.phase is Phase.GAME_OVER:

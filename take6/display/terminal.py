@@ -50,32 +50,40 @@ def console(**kwargs: Any) -> Console:
     return PlainConsole(**kwargs)
 
 
-def card_text(card: Card) -> Text:
-    """A card with its heads as a superscript-like suffix, coloured by heads."""
-    h = HEADS[card]
-    style = {1: "", 2: "cyan", 3: "yellow", 5: "red", 7: "bold magenta"}[h]
-    return Text(f"{card}", style=style) + Text(f"·{h}" if h > 1 else "", style="dim")
+_HEADS_STYLE = {1: "", 2: "cyan", 3: "yellow", 5: "red", 7: "bold magenta"}
 
 
-def cards_text(cards: Sequence[Card]) -> Text:
+def card_text(card: Card, table: Sequence[int] = HEADS) -> Text:
+    """A card with its heads (from ``table``, the rules' heads) as a superscript-like suffix,
+    coloured by heads."""
+    h = table[card]
+    style = _HEADS_STYLE.get(h, "bold magenta" if h > 7 else "")
+    return Text(f"{card}", style=style) + Text(f"·{h}" if h != 1 else "", style="dim")
+
+
+def cards_text(cards: Sequence[Card], table: Sequence[int] = HEADS) -> Text:
     out = Text()
     for i, c in enumerate(cards):
         if i:
             out += Text(" ")
-        out += card_text(c)
+        out += card_text(c, table)
     return out if cards else Text("-", style="dim")
 
 
-def rows_table(rows: Sequence[Sequence[Card]], title: str | None = None) -> Table:
-    """The table's rows: number, cards (with heads), length and heads of each row."""
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column("row", justify="right")
-    table.add_column("cards")
-    table.add_column("n", justify="right")
-    table.add_column("heads", justify="right")
+def rows_table(
+    rows: Sequence[Sequence[Card]], title: str | None = None, table: Sequence[int] = HEADS
+) -> Table:
+    """The table's rows: number, cards (with heads from ``table``), length and heads of each
+    row."""
+    out = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    out.add_column("row", justify="right")
+    out.add_column("cards")
+    out.add_column("n", justify="right")
+    out.add_column("heads", justify="right")
     for i, row in enumerate(rows):
-        table.add_row(str(i + 1), cards_text(row), str(len(row)), str(sum(HEADS[c] for c in row)))
-    return table
+        heads = sum(table[c] for c in row)
+        out.add_row(str(i + 1), cards_text(row, table), str(len(row)), str(heads))
+    return out
 
 
 def scores_table(

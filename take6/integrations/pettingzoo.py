@@ -225,6 +225,7 @@ def rules_from_settings(
         if fields or above or any(x is not None for x in settings):
             raise UsageError("give either rules=... or settings, not both")
         rules.check_always_ends()
+        rules.check_standard_cards("the PettingZoo and Gymnasium environments")
         return rules
     variant = "standard" if variant is None else variant
     players = 4 if players is None else players
@@ -239,6 +240,7 @@ def rules_from_settings(
         )
     built = Rules.for_variant(variant, players=players, **fields)
     built.check_always_ends()
+    built.check_standard_cards("the PettingZoo and Gymnasium environments")
     return built
 
 

@@ -62,8 +62,10 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:
-    """Every setting of ``rules`` as JSON-ready data (enums by value)."""
-    return {
+    """Every setting of ``rules`` as JSON-ready data (enums by value). A custom deck adds
+    ``cards`` (the card numbers, ascending) and a custom bull-head table adds ``heads`` (the heads
+    of each card of the deck, in the deck's order); standard rules carry neither."""
+    out: dict[str, Any] = {
         "variant": rules.variant.value,
         "players": rules.players,
         "hand_size": rules.hand_size,
@@ -84,6 +86,11 @@ def rules_to_json(rules: Rules) -> dict[str, Any]:
         "first_picker": rules.first_picker,
         "rotate_first_picker": rules.rotate_first_picker,
     }
+    if rules.cards is not None:
+        out["cards"] = list(rules.cards)
+    if rules.head_table is not None:
+        out["heads"] = [rules.heads[c] for c in rules.deck()]
+    return out
 
 
 @dataclass(frozen=True)
@@ -159,7 +166,16 @@ _BOOL_RULES = (
     "draft",
     "rotate_first_picker",
 )
-_RULES_KEYS = {"variant", "players", "end", "profi_tie", *_INT_RULES, *_BOOL_RULES}
+_RULES_KEYS = {
+    "variant",
+    "players",
+    "end",
+    "profi_tie",
+    "cards",
+    "heads",
+    *_INT_RULES,
+    *_BOOL_RULES,
+}
 _ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("order",),
     "pick": ("player", "card"),
@@ -248,10 +264,36 @@ def rules_from_json(data: object) -> Rules:
             )
         except RulesError as exc:
             raise RecordError(f"{where} 'end': {exc}") from None
+    if "cards" in d:
+        fields["cards"] = _int_list(d["cards"], f"{where} 'cards'")
+    if "heads" in d:
+        heads = _int_list(d["heads"], f"{where} 'heads'")
+        deck = _deck_of(variant, players, fields)
+        if len(heads) != len(deck):
+            raise RecordError(
+                f"{where} 'heads' must give the heads of each of the {len(deck)} cards of the "
+                f"deck, got {len(heads)}"
+            )
+        table = [0] * (deck[-1] + 1)
+        for c, h in zip(deck, heads, strict=True):
+            table[c] = h
+        fields["head_table"] = tuple(table)
     try:
         return Rules.for_variant(variant, players=players, **fields)
     except RulesError as exc:
         raise RecordError(f"{where}: {exc}") from None
+
+
+def _deck_of(variant: str, players: int, fields: dict[str, Any]) -> tuple[int, ...]:
+    """The deck the fields name (before a heads table is attached to it)."""
+    if "cards" in fields:
+        return tuple(sorted(set(fields["cards"]))) or (1,)
+    if "deck_size" in fields:
+        return tuple(range(1, max(1, fields["deck_size"]) + 1))
+    try:
+        return Rules.for_variant(variant, players=players, **fields).deck()
+    except RulesError as exc:
+        raise RecordError(f"record 'rules': {exc}") from None
 
 
 def action_from_json(data: object, where: str = "action") -> Action:

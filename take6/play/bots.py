@@ -17,9 +17,10 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from take6.cards import HEADS, Card
+from take6.cards import Card
 from take6.errors import UsageError
 from take6.placement import Move, Rows, Side, place
+from take6.rules import Rules
 from take6.state import Action, ChooseRow, Phase, Pick, Play, State
 
 
@@ -29,8 +30,8 @@ class Bot(Protocol):
     def act(self, state: State, player: int, rng: random.Random) -> Action: ...
 
 
-def _row_cost(row: tuple[Card, ...]) -> tuple[int, int]:
-    return (sum(HEADS[c] for c in row), len(row))
+def _row_cost(row: tuple[Card, ...], rules: Rules) -> tuple[int, int]:
+    return (rules.heads_of(row), len(row))
 
 
 def cheapest_row(state: State, player: int) -> ChooseRow:
@@ -44,7 +45,7 @@ def cheapest_row(state: State, player: int) -> ChooseRow:
     def cost(m: Move) -> tuple[int, int, int]:
         row = state.rows[m.row]
         if m.side is Side.TAKE or len(row) >= state.rules.row_capacity:
-            heads, n = _row_cost(row)
+            heads, n = _row_cost(row, state.rules)
             return (sign * heads, sign * n, m.row)
         return (0, 0, m.row)
 
@@ -59,7 +60,7 @@ def immediate_cost(rows: Rows, card: Card, state: State) -> int:
     for m in pl.options:
         row = rows[m.row]
         if m.side is Side.TAKE or len(row) >= state.rules.row_capacity:
-            costs.append(sum(HEADS[c] for c in row))
+            costs.append(state.rules.heads_of(row))
         else:
             costs.append(0)
     return min(costs)
@@ -104,8 +105,9 @@ class SafeBot(RandomBot):
             return Play(player, best)
         if state.phase is Phase.DRAFT:
             # Take the cheapest card in heads; among equals, the one nearest the middle.
-            mid = (state.rules.deck_size + 1) / 2
-            return Pick(player, min(state.pool, key=lambda c: (HEADS[c], abs(c - mid), c)))
+            deck, table = state.rules.deck(), state.rules.heads
+            mid = (deck[0] + deck[-1]) / 2
+            return Pick(player, min(state.pool, key=lambda c: (table[c], abs(c - mid), c)))
         return super().act(state, player, rng)
 
 

@@ -4,7 +4,7 @@ The reference engine (:mod:`take6.state`, :mod:`take6.play.game`) is the definit
 immutable states, one action at a time, every step validated. That makes it clear and slow. This
 module plays the *same* games much faster, for Monte Carlo studies and benchmarks, with mutable
 lists and plain ints: each row is kept as four numbers (first card, last card, number of cards,
-heads in it), bull heads come from the one table :data:`take6.cards.HEADS`, and the bots
+heads in it), bull heads come from the rules' table (:attr:`take6.rules.Rules.heads`), and the bots
 ``random``, ``cheapest`` and ``safe`` of :mod:`take6.play.bots` are inlined.
 
 It is a *mirror*, not a second definition: for every setting a :class:`take6.rules.Rules` object
@@ -39,9 +39,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from take6 import cards
 from take6.errors import UsageError
-from take6.rules import Comparison, ProfiTie, Rules
+from take6.rules import CARD_LIMIT, Comparison, ProfiTie, Rules
 
 __all__ = [
     "BOT_NAMES",
@@ -95,7 +94,7 @@ class PlacementRecord(NamedTuple):
 
 
 def _bit_lengths() -> tuple[int, ...]:
-    return tuple(m.bit_length() for m in range(cards.MAX_CARD + 2))
+    return tuple(m.bit_length() for m in range(CARD_LIMIT + 2))
 
 
 _BITS = _bit_lengths()
@@ -169,7 +168,7 @@ class _Plan:
         self.rows: int = rules.rows
         self.capacity: int = rules.row_capacity
         self.deck: list[int] = list(rules.deck())
-        self.heads: tuple[int, ...] = cards.HEADS
+        self.heads: tuple[int, ...] = rules.heads
         self.profi: bool = rules.profi_left
         self.lowest_wins: bool = rules.lowest_wins
         self.tie: int = TIE_CODES[rules.profi_tie]
@@ -186,9 +185,9 @@ class _Plan:
             (i, i + 1, _BITS[i + 1]) for i in range(len(self.deck) - 1, 0, -1)
         ]
         # The safe bot's draft pick: the card with the fewest heads, then nearest the middle.
-        mid = (rules.deck_size + 1) / 2
+        mid = (self.deck[0] + self.deck[-1]) / 2
         order = sorted(self.deck, key=lambda c: (self.heads[c], abs(c - mid), c))
-        rank = [0] * (cards.MAX_CARD + 1)
+        rank = [0] * (rules.max_card + 1)
         for i, c in enumerate(order):
             rank[c] = i
         self.safe_rank: list[int] = rank
@@ -326,7 +325,7 @@ def _play(
     shuffle_steps = plan.shuffle_steps
     row_range = range(nrows)
     seats = range(n)
-    owner = [0] * (cards.MAX_CARD + 1)
+    owner = [0] * (plan.deck[-1] + 1)
     # The placement rule and its moves are the module's pure functions, bound locally.
     options = placement_options
     apply = apply_placement

@@ -13,6 +13,7 @@ import pytest
 
 from solver.kernel import Kernel, to_table
 from solver.kernel import Table as KTable
+from take6.cards import HEADS
 from take6.cli.main import main
 from take6.conform import runner
 from take6.conform.cases import (
@@ -238,7 +239,7 @@ def _kernel_perft(
 ) -> tuple[int, set[KTable]]:
     """Perft by the solver's kernel (compact tables, its own placement rule)."""
     kernel = Kernel(rules)
-    level = {(to_table(rows), hands): 1}
+    level = {(to_table(rows, HEADS), hands): 1}
     for _ in range(turns):
         nxt: dict[tuple[KTable, tuple[tuple[int, ...], ...]], int] = {}
         for (table, hs), w in level.items():
@@ -262,4 +263,4 @@ def test_perft_engine_and_kernel_agree(kit: list[Case]) -> None:
         assert paths == case.expect["paths"], case.id
         # The kernel keeps only (last, first, length, heads) of a row: its tables are the
         # engine's, projected.
-        assert tables == {to_table(rows) for rows, _ in level}, case.id
+        assert tables == {to_table(rows, HEADS) for rows, _ in level}, case.id

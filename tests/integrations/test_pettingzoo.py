@@ -541,3 +541,16 @@ def test_rgb_array_shows_the_table() -> None:
 
 def test_parallel_env_type() -> None:
     assert isinstance(parallel_env(), Take6ParallelEnv)
+
+
+def test_a_custom_deck_or_heads_table_is_refused() -> None:
+    """The observations are laid out for the 104 standard cards: a rules file's own deck or
+    bull-head table is refused in one line, never played with the printed heads."""
+    from take6.errors import RulesError
+    from take6.integrations.pettingzoo import rules_from_settings
+
+    custom = Rules.for_variant("standard", 2, head_table=(0,) + (2,) * 104)
+    with pytest.raises(RulesError, match="custom bull-head table"):
+        rules_from_settings(rules=custom)
+    with pytest.raises(RulesError, match="custom deck"):
+        rules_from_settings("standard", 2, cards=tuple(range(2, 40)))

@@ -25,6 +25,7 @@ from solver.problem import make_problem
 from solver.search import Search, position_table
 from solver.verify.certificate import build_bound_certificate, build_certificate
 from solver.verify.check import CertificateError, check_certificate
+from take6.cards import HEADS
 from take6.position import Position
 from take6.rules import ProfiTie, Rules
 
@@ -128,7 +129,7 @@ def test_native_placement_equals_kernel(
     pos = Position.create(variant, [[c] for c in range(1, 5)], [[10], [11]])
     problem = make_problem(pos.with_rules(rules))
     search = native.NativeSearch(problem, memory=native.MIN_MEMORY)
-    table = to_table(rows)
+    table = to_table(rows, HEADS)
     assert search.place(table, card) == Kernel(rules).place(table, card)
 
 

@@ -44,8 +44,8 @@ def test_kernel_place_matches_reference(rules: Rules) -> None:
             expected = []
             for move in ref.options:
                 new_rows, taken = apply_move(rows, card, move, rules.row_capacity)
-                expected.append((to_table(new_rows), sum(HEADS[c] for c in taken)))
-            choice, got = kernel.place(to_table(rows), card)
+                expected.append((to_table(new_rows, HEADS), sum(HEADS[c] for c in taken)))
+            choice, got = kernel.place(to_table(rows, HEADS), card)
             assert choice == (ref.reason is not Reason.FORCED), (rows, card)
             assert sorted(got) == sorted(expected), (rows, card)
             seen_choice += choice
@@ -55,9 +55,9 @@ def test_kernel_place_matches_reference(rules: Rules) -> None:
 def test_key_ignores_lasts_between_the_same_hand_cards() -> None:
     kernel = Kernel(Rules.for_variant("logik", players=2))
     hands = ((10, 30), (20, 40))
-    a = to_table([[1], [12], [24], [50]])
-    b = to_table([[2], [13], [27], [60]])
-    c = to_table([[2], [23], [27], [60]])  # 23 lies above 20: a different order type
+    a = to_table([[1], [12], [24], [50]], HEADS)
+    b = to_table([[2], [13], [27], [60]], HEADS)
+    c = to_table([[2], [23], [27], [60]], HEADS)  # 23 lies above 20: a different order type
     assert kernel.key(a, hands) == kernel.key(b, hands)
     assert kernel.key(a, hands) != kernel.key(c, hands)
 
@@ -65,6 +65,6 @@ def test_key_ignores_lasts_between_the_same_hand_cards() -> None:
 def test_profi_key_keeps_first_cards() -> None:
     kernel = Kernel(Rules.for_variant("profi", players=2))
     hands = ((10, 30), (20, 40))
-    assert kernel.key(to_table([[1, 5], [12], [25], [50]]), hands) != kernel.key(
-        to_table([[2, 5], [12], [25], [50]]), hands
+    assert kernel.key(to_table([[1, 5], [12], [25], [50]], HEADS), hands) != kernel.key(
+        to_table([[2, 5], [12], [25], [50]], HEADS), hands
     )

@@ -149,6 +149,7 @@ class Config:
                 overrides["hand_size"] = p["hand_size"]
             rules = Rules.for_variant(p["variant"], p["players"], **overrides)
             rules.check_always_ends()
+        rules.check_standard_cards("the OpenSpiel game")  # its actions number the 104 cards
         return cls(
             params=p,
             rules=rules,
