@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,6 +69,10 @@ class Result:
     core_note: str = ""
     """Why the Python search ran when the compiled core was asked for or preferred."""
     interrupted: bool = False
+    checkpoint_read: tuple[int, int] | None = None
+    """Entries and long exact values read from the checkpoint, when one was resumed."""
+    checkpoint_saved: tuple[int, int] | None = None
+    """Entries and long exact values written to the checkpoint at the end."""
     """True when Ctrl-C stopped the search (``lower``/``upper`` are still proven)."""
     peak_rss: int = 0
     """The process's peak resident memory in bytes when the search ended (0 if unknown)."""
@@ -142,6 +147,8 @@ def make_search(
     memory: int | None = None,
     threads: int = 1,
     progress: Progress | None = None,
+    checkpoint: str | None = None,
+    checkpoint_every: float | None = None,
 ) -> tuple[SearchLike, str]:
     """The search for ``problem`` on the chosen core, and a note saying why the Python search
     runs when the compiled core was wanted ('' otherwise). Raises :class:`SolverError` when
@@ -162,17 +169,24 @@ def make_search(
                         memory=memory,
                         threads=threads,
                         progress=progress,
+                        checkpoint=checkpoint,
+                        checkpoint_every=checkpoint_every or native.CHECKPOINT_EVERY,
                     ),
                     "",
                 )
             except SolverError as exc:
-                if core == "native" or memory is not None:
+                if core == "native" or memory is not None or checkpoint is not None:
                     raise
                 note = str(exc)
         else:
             if core == "native":
                 raise SolverError(native.unavailable_reason())
             note = native.unavailable_reason()
+    if checkpoint is not None:
+        why = f" ({note})" if note else ""
+        raise SolverError(
+            f"a checkpoint is kept by the compiled core only, not the Python search{why}"
+        )
     search = Search(problem, time_limit=time_limit, node_limit=node_limit, table_cap=table_cap)
     return search, note
 
@@ -190,6 +204,8 @@ def solve(
     memory: int | None = None,
     threads: int = 1,
     progress: Progress | None = None,
+    checkpoint: str | None = None,
+    checkpoint_every: float | None = None,
 ) -> tuple[Result, SearchLike]:
     """Solve ``position`` for ``objective`` from ``player``'s view (0-based).
 
@@ -197,9 +213,13 @@ def solve(
     search), ``"native"`` or ``"python"``; both give equal values. ``memory`` is the compiled
     core's table budget in bytes (default :func:`solver.native.default_memory`), ``table_cap``
     the Python search's table size in positions; ``threads`` searches with that many threads on
-    the compiled core. ``progress(nodes, filled, capacity, seconds, lower, upper)`` is called
-    about twice a second by the compiled core. Ctrl-C (KeyboardInterrupt) during the search, like
-    the limits, ends it with proven bounds (``result.interrupted``).
+    the compiled core. ``checkpoint`` (compiled core only) names a file the search's table is
+    saved to every ``checkpoint_every`` seconds (default
+    ``solver.native.CHECKPOINT_EVERY``) and at the end (however it ends),
+    and resumed from when it exists: a long solve stopped (a limit, Ctrl-C, a killed process)
+    goes on from there in the next run. ``progress(nodes, filled, capacity, seconds, lower,
+    upper)`` is called about twice a second by the compiled core. Ctrl-C (KeyboardInterrupt)
+    during the search, like the limits, ends it with proven bounds (``result.interrupted``).
 
     Returns the result and the search (whose table the certificate writer reuses). Raises
     :class:`solver.errors.SolverError` for positions the solver does not support.
@@ -214,7 +234,16 @@ def solve(
         memory=memory,
         threads=threads,
         progress=progress,
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
     )
+    from solver.native import NativeSearch
+
+    read: tuple[int, int] | None = None
+    saved: tuple[int, int] | None = None
+    if checkpoint is not None and os.path.exists(checkpoint):
+        assert isinstance(search, NativeSearch)
+        read = search.resume(checkpoint)
     started = time.perf_counter()
     cpu = time.process_time()
     table, hands = position_table(problem)
@@ -242,6 +271,9 @@ def solve(
     finally:
         if collecting:
             gc.enable()
+        if checkpoint is not None:  # (however the search ended: what it proved is kept)
+            assert isinstance(search, NativeSearch)
+            saved = search.save(checkpoint)
     seconds = time.perf_counter() - started
     cpu_seconds = time.process_time() - cpu
     result = Result(
@@ -259,6 +291,8 @@ def solve(
         core_note=note,
         interrupted=interrupted,
         peak_rss=peak_rss(),
+        checkpoint_read=read,
+        checkpoint_saved=saved,
     )
     if solution is not None:
         result.joint = solution.x

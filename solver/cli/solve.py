@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from solver.errors import SolverError
+from solver.native import CHECKPOINT_EVERY
 from solver.problem import CORES, Objective, default_objective
 from take6.cli.common import add_rules_option, file_errors, read_file
 from take6.display.progress import ProgressLine as StatusLine
@@ -88,6 +89,20 @@ def register(subparsers: Any) -> None:
         type=int,
         default=2_000_000,
         help="the Python search's table capacity in positions (default 2000000, roughly 1 GB)",
+    )
+    p.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="the compiled core's table saved to FILE every --checkpoint-every seconds and when "
+        "the search ends or stops (a limit, Ctrl-C, SIGTERM), and read back first when FILE "
+        "exists: a long solve goes on where the last run stopped",
+    )
+    p.add_argument(
+        "--checkpoint-every",
+        type=float,
+        metavar="S",
+        default=CHECKPOINT_EVERY,
+        help=f"seconds between checkpoints during the search (default {CHECKPOINT_EVERY:.0f})",
     )
     add_core_options(p)
     p.set_defaults(func=run_solve)
@@ -246,9 +261,17 @@ def run_solve(args: argparse.Namespace) -> int:
         raise SolverError("--graph-all and --graph-max-nodes go with --graphml FILE")
     if args.graph_max_nodes < 1:
         raise SolverError(f"--graph-max-nodes must be at least 1, got {args.graph_max_nodes}")
-    for flag, name in (("--certificate", args.certificate), ("--graphml", args.graphml)):
+    for flag, name in (
+        ("--certificate", args.certificate),
+        ("--graphml", args.graphml),
+        ("--checkpoint", args.checkpoint),
+    ):
         if name is not None and not name.strip():
             raise SolverError(f"{flag} needs a file name, got an empty one")
+    if args.checkpoint is not None:
+        check_checkpoint(args.checkpoint, args.checkpoint_every)
+    elif args.checkpoint_every != CHECKPOINT_EVERY:
+        raise SolverError("--checkpoint-every goes with --checkpoint FILE")
     objective = Objective(args.objective) if args.objective else default_objective(position.players)
     settings = core_settings(args, position)
     progress = settings["progress"]
@@ -261,6 +284,8 @@ def run_solve(args: argparse.Namespace) -> int:
                 time_limit=args.time_limit,
                 node_limit=args.node_limit,
                 table_cap=args.table_cap,
+                checkpoint=args.checkpoint,
+                checkpoint_every=args.checkpoint_every,
                 **settings,
             )
     finally:
@@ -298,9 +323,13 @@ def run_solve(args: argparse.Namespace) -> int:
             data["certificate"] = {"file": args.certificate, "nodes": cert_nodes}
         if graph_size is not None:
             data["graphml"] = {"file": args.graphml, "nodes": graph_size[0], "edges": graph_size[1]}
+        if args.checkpoint is not None:
+            data["checkpoint"] = checkpoint_json(args.checkpoint, result)
         print(json.dumps(data))
     else:
         _print_result(result, args.certificate, cert_nodes)
+        if args.checkpoint is not None:
+            make_console(highlight=False).print(checkpoint_text(args.checkpoint, result))
         if graph_size is not None:
             make_console(highlight=False).print(
                 f"graph written to {args.graphml} ({graph_size[0]} nodes, {graph_size[1]} edges)"
@@ -311,6 +340,42 @@ def run_solve(args: argparse.Namespace) -> int:
     if not result.interrupted:
         return 0
     return 128 + signal.SIGTERM if terminated else 130
+
+
+def check_checkpoint(path: str, every: float) -> None:
+    """Refuse, before a long search, a checkpoint that could not be written at its end."""
+    if not every > 0:
+        raise SolverError(f"--checkpoint-every must be a positive number of seconds, got {every}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise SolverError(f"--checkpoint {path}: no folder {folder}")
+    if os.path.isdir(path):
+        raise SolverError(f"--checkpoint {path}: a folder, not a file")
+    if not os.access(folder, os.W_OK):
+        raise SolverError(f"--checkpoint {path}: the folder {folder} is not writable")
+
+
+def checkpoint_json(path: str, r: Result) -> dict[str, Any]:
+    """The checkpoint's file and what was read from it and written to it (JSON)."""
+    read, saved = r.checkpoint_read, r.checkpoint_saved
+    return {
+        "file": path,
+        "read": None if read is None else {"entries": read[0], "long_values": read[1]},
+        "saved": None if saved is None else {"entries": saved[0], "long_values": saved[1]},
+        "bytes": os.path.getsize(path) if os.path.exists(path) else 0,
+    }
+
+
+def checkpoint_text(path: str, r: Result) -> str:
+    """One line: the checkpoint read (if any) and written."""
+    read, saved = r.checkpoint_read, r.checkpoint_saved
+    parts = []
+    if read is not None:
+        parts.append(f"resumed from {plural(read[0], 'entry', 'entries')}")
+    if saved is not None:
+        size = os.path.getsize(path) / 2**20 if os.path.exists(path) else 0.0
+        parts.append(f"saved {plural(saved[0], 'entry', 'entries')} ({size:.1f} MiB)")
+    return f"checkpoint {path}: " + ", ".join(parts)
 
 
 def line_table(turns: Sequence[Turn], title: str, heads_header: str) -> Table:

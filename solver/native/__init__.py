@@ -142,6 +142,14 @@ _GRID = 1 << 32
 """A window end that does not fit is rounded outward to a multiple of 1/_GRID."""
 
 
+CHECKPOINT_EVERY = 600.0
+"""Seconds between two checkpoints written during a search (``--checkpoint``)."""
+CHECKPOINT_DEPTH = 2
+"""A checkpoint keeps the entries of positions of at least this many cards a hand: every entry.
+Measured on a 2 x 8 deal stopped halfway (15 M of its 34 M nodes): resumed from every entry it
+needs the 19 M nodes left; from those of 3+ cards (a third of the file) 28 M, from 4+ 29 M."""
+
+
 class NativeSearch:
     """Exact search for one problem on the compiled core (the interface of
     :class:`solver.search.Search`: :meth:`value`, :meth:`solved`, :meth:`actions`)."""
@@ -156,9 +164,13 @@ class NativeSearch:
         memory: int | None = None,
         threads: int = 1,
         progress: Progress | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        checkpoint_every: float = CHECKPOINT_EVERY,
     ) -> None:
         if _core is None:
             raise SolverError(_REASON)
+        if checkpoint_every <= 0:
+            raise SolverError(f"checkpoint interval must be positive, got {checkpoint_every:g} s")
         rules = problem.rules
         if rules.rows > 16:
             raise SolverError(f"the compiled core handles at most 16 rows, not {rules.rows}")
@@ -195,6 +207,8 @@ class NativeSearch:
             ) from None
         self.table = _TableView(self.core)
         self._progress = progress
+        self.checkpoint = None if checkpoint is None else os.fspath(checkpoint)
+        self.checkpoint_every = checkpoint_every
         self._limits(time_limit, node_limit)
 
     def _limits(self, time_limit: float | None, node_limit: int | None) -> None:
@@ -218,7 +232,36 @@ class NativeSearch:
             progress=cb,
             every=0.5,
             threads=self.threads,
+            checkpoint=None if self.checkpoint is None else os.fsencode(self.checkpoint),
+            checkpoint_every=self.checkpoint_every,
+            checkpoint_depth=CHECKPOINT_DEPTH,
         )
+
+    def resume(self, path: str | os.PathLike[str]) -> tuple[int, int]:
+        """Read a checkpoint written by :meth:`save` (for the same rules, objective and
+        player) into the table: the number of entries and of long exact values read. Raises
+        :class:`SolverError` for a file that is not such a checkpoint, is damaged, or cannot be
+        read; the table is then unchanged."""
+        try:
+            entries, longs = self.core.load(os.fsencode(path))
+        except (ValueError, OSError) as e:
+            raise SolverError(f"checkpoint {e}") from None
+        return int(entries), int(longs)
+
+    def save(self, path: str | os.PathLike[str]) -> tuple[int, int]:
+        """Write the table's entries (every one, see CHECKPOINT_DEPTH) and its long exact values
+        to ``path`` (through a temporary file renamed at the end, so a run killed
+        meanwhile leaves the previous checkpoint whole): the numbers written."""
+        try:
+            entries, longs = self.core.save(os.fsencode(path))
+        except OSError as e:
+            raise SolverError(f"checkpoint not saved: {e}") from None
+        return int(entries), int(longs)
+
+    @property
+    def checkpoints(self) -> int:
+        """Checkpoints written during searches (every ``checkpoint_every`` seconds)."""
+        return int(self.core.checkpoints())
 
     @property
     def stats(self) -> NativeStats:

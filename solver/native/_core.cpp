@@ -29,6 +29,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include <sys/mman.h>
@@ -777,6 +779,90 @@ struct TT {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Checkpoints: the table's entries written to a file and read back, so that a long search can
+// stop and resume (another run, another day) without losing what it proved. Every entry is a
+// proven bound of its position whatever the search that found it, so any subset of the table,
+// taken at any moment (each bucket under its lock), is a valid start for any later search with
+// the same configuration. The file names the configuration by a hash of it and carries the keys
+// of two fixed positions: a file of another configuration, or written by a build whose key
+// differs, is refused rather than read.
+//
+//   header: "take6tt\0", u32 format, u32 slot bytes, u64 config hash, 2 x Key (probes),
+//           u64 slots, u64 long values
+//   slots:  raw Slot records
+//   long values: u64 a, u64 b, then numerator and denominator as mpz_out_raw
+//   trailer: u64 checksum of the slots and long values (FNV-1a over their bytes, seeded by the
+//            configuration's hash); the counts are checked by the file's length
+
+const char CKPT_MAGIC[8] = {'t', 'a', 'k', 'e', '6', 't', 't', 0};
+const uint32_t CKPT_FORMAT = 1;
+
+struct Hashing {
+    u64 h;
+    explicit Hashing(u64 seed) : h(1469598103934665603ull ^ seed) {}
+    void add(const void* p, size_t n) {
+        const unsigned char* c = static_cast<const unsigned char*>(p);
+        for (size_t i = 0; i < n; ++i) {
+            h ^= c[i];
+            h *= 1099511628211ull;
+        }
+    }
+};
+
+// A file writer that hashes what it writes.
+struct Out {
+    FILE* f;
+    Hashing sum;
+    bool ok = true;
+    Out(FILE* f_, u64 seed) : f(f_), sum(seed) {}
+    void put(const void* p, size_t n) {
+        if (!ok) return;
+        sum.add(p, n);
+        if (fwrite(p, 1, n, f) != n) ok = false;
+    }
+};
+struct In {
+    FILE* f;
+    Hashing sum;
+    bool ok = true;
+    In(FILE* f_, u64 seed) : f(f_), sum(seed) {}
+    bool get(void* p, size_t n) {
+        if (!ok) return false;
+        if (fread(p, 1, n, f) != n) return ok = false;
+        sum.add(p, n);
+        return true;
+    }
+};
+
+// mpz_out_raw / mpz_inp_raw through the hashing streams: a 4-byte big-endian signed size
+// (bytes, negative for a negative number) and the magnitude, most significant byte first.
+void put_mpz(Out& o, const mpz_class& z) {
+    size_t count = 0;
+    void* raw = mpz_export(nullptr, &count, 1, 1, 1, 0, z.get_mpz_t());
+    int32_t sz = int32_t(count) * (sgn(z) < 0 ? -1 : 1);
+    unsigned char b[4] = {uint8_t(uint32_t(sz) >> 24), uint8_t(uint32_t(sz) >> 16),
+                          uint8_t(uint32_t(sz) >> 8), uint8_t(uint32_t(sz))};
+    o.put(b, 4);
+    if (count) o.put(raw, count);
+    void (*freefunc)(void*, size_t);
+    mp_get_memory_functions(nullptr, nullptr, &freefunc);
+    if (raw) freefunc(raw, count);
+}
+bool get_mpz(In& in, mpz_class& z) {
+    unsigned char b[4];
+    if (!in.get(b, 4)) return false;
+    int32_t sz = int32_t((uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) |
+                         uint32_t(b[3]));
+    size_t count = size_t(sz < 0 ? -i64(sz) : sz);
+    if (count > (size_t(1) << 24)) return in.ok = false;  // no value of the game is that long
+    std::vector<unsigned char> raw(count);
+    if (count && !in.get(raw.data(), count)) return false;
+    mpz_import(z.get_mpz_t(), count, 1, 1, 1, 0, raw.data());
+    if (sz < 0) z = -z;
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Stage games (solver/matrix.py): exact value and strategies of a small zero-sum matrix game
 
 using Mat = std::vector<std::vector<Q>>;
@@ -1214,6 +1300,219 @@ struct Shared {
     u64 node_limit = 0;  // 0: none
     double deadline = 0;  // 0: none (seconds on the steady clock)
 };
+
+// The configuration's hash: every setting a stored bound depends on.
+u64 config_hash(const Config& C) {
+    Hashing h(0x7a6b6536ull);
+    h.add(C.R.heads, sizeof(C.R.heads));
+    int v[4] = {C.R.capacity, C.R.profi ? 1 : 0, C.R.tie, C.players};
+    h.add(v, sizeof(v));
+    h.add(C.w, sizeof(int) * C.players);
+    h.add(&C.nmax, sizeof(int));
+    h.add(C.max_side, sizeof(int) * C.nmax);
+    h.add(&C.nmin, sizeof(int));
+    h.add(C.min_side, sizeof(int) * C.nmin);
+    return h.h;
+}
+
+// The keys of two fixed positions: equal in the file and here only if the key function is.
+void probe_keys(const Config& C, Key out[2]) {
+    for (int v = 0; v < 2; ++v) {
+        Table t;
+        t.n = 4;
+        const int ends[4] = {3, 9, 14, 20};
+        for (int i = 0; i < 4; ++i) {
+            int c = ends[i] + v;
+            t.r[i] = Row{uint8_t(c), uint8_t(c), uint8_t(1 + (i + v) % 3), 0, C.R.heads[c] + i};
+        }
+        Hands hs;
+        hs.n = C.players;
+        for (int p = 0; p < C.players; ++p)
+            hs.h[p] = (u128(1) << (1 + p)) | (u128(1) << (21 + 2 * p + v)) | (u128(1) << (50 + 3 * p));
+        out[v] = make_key(C.R, t, hs);
+    }
+}
+
+// Write the entries of at least min_depth cards a hand (and every long exact value) to path,
+// streamed bucket by bucket (no copy of the table in memory), through a temporary file renamed
+// at the end (a run killed while writing leaves the last checkpoint whole). The counts, known
+// only at the end, are written into the header last. False with err set when the file cannot
+// be written.
+bool save_table(Shared& S, const std::string& path, int min_depth, u64& nslots, u64& nbig,
+                std::string& err) {
+    std::string tmp = path + ".tmp";
+    FILE* f = fopen(tmp.c_str(), "wb");
+    if (!f) {
+        err = "cannot write " + tmp + ": " + strerror(errno);
+        return false;
+    }
+    std::vector<char> buf(1 << 20);  // (outlives f: closed on every path below)
+    setvbuf(f, buf.data(), _IOFBF, buf.size());
+    u64 ch = config_hash(S.cfg);
+    Key probes[2];
+    probe_keys(S.cfg, probes);
+    bool ok = true;
+    auto raw = [&](const void* p, size_t n) {
+        if (ok && fwrite(p, 1, n, f) != n) ok = false;
+    };
+    raw(CKPT_MAGIC, 8);
+    uint32_t fmt[2] = {CKPT_FORMAT, uint32_t(sizeof(Slot))};
+    raw(fmt, sizeof(fmt));
+    raw(&ch, 8);
+    raw(probes, sizeof(probes));
+    long counts_at = ftell(f);
+    u64 counts[2] = {0, 0};
+    raw(counts, sizeof(counts));
+    Out o(f, ch);
+    TT& T = S.tt;
+    Slot chunk[4];
+    for (u64 i = 0; i < T.n && ok; ++i) {
+        int k = 0;
+        T.lock(i);
+        for (const Slot& sl : T.buckets[i].s)
+            if (sl.check && sl.depth >= min_depth) chunk[k++] = sl;
+        T.unlock(i);
+        if (k) o.put(chunk, k * sizeof(Slot));
+        counts[0] += u64(k);
+    }
+    for (auto& sh : T.bigs.shards) {
+        std::vector<std::pair<std::pair<u64, u64>, std::shared_ptr<const mpq_class>>> part;
+        {
+            std::lock_guard<std::mutex> g(sh.mu);
+            part.assign(sh.map.begin(), sh.map.end());
+        }
+        for (auto& b : part) {
+            u64 k[2] = {b.first.first, b.first.second};
+            o.put(k, sizeof(k));
+            put_mpz(o, b.second->get_num());
+            put_mpz(o, b.second->get_den());
+        }
+        counts[1] += part.size();
+    }
+    ok = ok && o.ok;
+    u64 sum = o.sum.h;
+    raw(&sum, 8);
+    if (ok && (fseek(f, counts_at, SEEK_SET) != 0 || fwrite(counts, 1, sizeof(counts), f) != sizeof(counts)))
+        ok = false;
+    if (fflush(f) != 0) ok = false;
+    if (fclose(f) != 0) ok = false;
+    if (!ok) {
+        err = "cannot write " + tmp + ": " + strerror(errno);
+        remove(tmp.c_str());
+        return false;
+    }
+    if (rename(tmp.c_str(), path.c_str()) != 0) {
+        err = "cannot rename " + tmp + " to " + path + ": " + strerror(errno);
+        remove(tmp.c_str());
+        return false;
+    }
+    nslots = counts[0];
+    nbig = counts[1];
+    return true;
+}
+
+// Read a checkpoint into the table (single-threaded, before a search): a first pass checks the
+// header and the sum of the whole file, a second reads it into the table, grown first to hold
+// it (within the budget; entries beyond the budget are replaced as in a search, depth first).
+// False with err set when the file is not a checkpoint of this configuration or is damaged;
+// the table is then untouched.
+bool load_table(Shared& S, const std::string& path, u64& nslots, u64& nbig, std::string& err) {
+    FILE* f = fopen(path.c_str(), "rb");
+    if (!f) {
+        err = "cannot read " + path + ": " + strerror(errno);
+        return false;
+    }
+    std::vector<char> buf(1 << 20);  // (outlives f: closed on every path below)
+    setvbuf(f, buf.data(), _IOFBF, buf.size());
+    u64 ch = config_hash(S.cfg);
+    auto fail = [&](const std::string& why) {
+        fclose(f);
+        err = path + ": " + why;
+        return false;
+    };
+    auto raw = [&](void* p, size_t n) { return fread(p, 1, n, f) == n; };
+    char magic[8];
+    if (!raw(magic, 8) || std::memcmp(magic, CKPT_MAGIC, 8) != 0)
+        return fail("not a take6 checkpoint");
+    uint32_t fmt[2];
+    if (!raw(fmt, sizeof(fmt))) return fail("truncated");
+    if (fmt[0] != CKPT_FORMAT || fmt[1] != sizeof(Slot))
+        return fail("a checkpoint of another format (" + std::to_string(fmt[0]) + ")");
+    u64 fch;
+    if (!raw(&fch, 8)) return fail("truncated");
+    if (fch != ch) return fail("a checkpoint for other rules, another objective or another player");
+    Key fprobes[2], probes[2];
+    probe_keys(S.cfg, probes);
+    if (!raw(fprobes, sizeof(fprobes))) return fail("truncated");
+    for (int v = 0; v < 2; ++v)
+        if (fprobes[v].a != probes[v].a || fprobes[v].b != probes[v].b)
+            return fail("written by a build with another position key");
+    u64 counts[2];
+    if (!raw(counts, sizeof(counts))) return fail("truncated");
+    long body = ftell(f);
+    TT& T = S.tt;
+    // Pass 1 (check) reads and hashes everything; pass 2 (load) reads it into the table.
+    for (int pass = 0; pass < 2; ++pass) {
+        if (fseek(f, body, SEEK_SET) != 0) return fail("cannot seek");
+        In in(f, ch);
+        if (pass == 1) {
+            // Room for them all at once (a quarter full, within the budget: at half, 3% of them
+            // would meet a full bucket): the file lists them in the order of the buckets, so a
+            // table growing as they come would fill a few buckets first and replace entries
+            // there while the rest of it stays empty.
+            u64 want = T.filled.load() + counts[0] + 1;
+            if (want > T.n) T.grow(std::min(want, T.max_buckets()));
+        }
+        Slot chunk[256];
+        for (u64 done = 0; done < counts[0];) {
+            u64 k = std::min<u64>(256, counts[0] - done);
+            if (!in.get(chunk, k * sizeof(Slot))) return fail("truncated");
+            done += k;
+            if (pass == 0) continue;
+            for (u64 x = 0; x < k; ++x) {
+                const Slot& sl = chunk[x];
+                if (!(sl.check & 1) || sl.depth < 2) continue;
+                u64 i = T.index(sl.check);
+                bool fresh;
+                Slot* t = TT::choose(T.buckets[i], sl.check, sl.bhi, sl.depth, fresh);
+                if (fresh || t->depth <= sl.depth) {
+                    if (fresh) T.filled.fetch_add(1);
+                    *t = sl;
+                }
+            }
+        }
+        for (u64 k = 0; k < counts[1]; ++k) {
+            u64 id[2];
+            mpz_class num, den;
+            if (!in.get(id, sizeof(id)) || !get_mpz(in, num) || !get_mpz(in, den))
+                return fail("truncated");
+            if (sgn(den) <= 0) return fail("damaged (a denominator)");
+            if (pass == 0) continue;
+            mpq_class q(num, den);
+            q.canonicalize();
+            auto& sh = T.bigs.shards[id[0] % BigStore::SHARDS];
+            std::lock_guard<std::mutex> g(sh.mu);
+            u64 size = 64 + (mpz_sizeinbase(q.get_num_mpz_t(), 2) +
+                             mpz_sizeinbase(q.get_den_mpz_t(), 2)) / 8;
+            if (T.bigs.bytes.load() + size > T.bigs.budget) continue;
+            auto [it, fresh] = sh.map.emplace(std::make_pair(id[0], id[1]),
+                                              std::make_shared<const mpq_class>(q));
+            if (fresh) T.bigs.bytes.fetch_add(size);
+        }
+        if (pass == 0) {
+            u64 sum;
+            u64 expect = in.sum.h;
+            if (!raw(&sum, 8)) return fail("truncated");
+            if (sum != expect) return fail("damaged (checksum)");
+            char extra;
+            if (raw(&extra, 1)) return fail("damaged (bytes after the end)");
+        }
+    }
+    fclose(f);
+    nslots = counts[0];
+    nbig = counts[1];
+    return true;
+}
 
 inline double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -1971,6 +2270,11 @@ struct SearchObject {
     double started;
     bool interrupted;
     int threads;
+    PyObject* ckpt_path;  // bytes (a file system path) or None: the periodic checkpoint
+    double ckpt_every;    // seconds between checkpoints during a search
+    double ckpt_last;
+    int ckpt_depth;       // entries of at least this many cards a hand are written
+    unsigned long long ckpt_count;  // checkpoints written during searches
 };
 
 struct PollCtx {
@@ -1992,6 +2296,20 @@ void poll_main(void* p) {
             SH.tt.maybe_grow();
             SH.pause.store(false);
         }
+    }
+    if (self->ckpt_path != Py_None && self->ckpt_every > 0 &&
+        now_s() - self->ckpt_last >= self->ckpt_every) {
+        u64 ns = 0, nb = 0;
+        std::string err;
+        bool ok = save_table(SH, PyBytes_AS_STRING(self->ckpt_path), self->ckpt_depth, ns, nb, err);
+        self->ckpt_last = now_s();
+        if (!ok) {  // (the search stops rather than go on with nothing saved)
+            PyErr_SetString(PyExc_OSError, err.c_str());
+            ctx->error = true;
+            SH.stopped.store(true);
+            return;
+        }
+        ++self->ckpt_count;
     }
     if (PyErr_CheckSignals() < 0) {
         // Ctrl-C: stop, keep the proven bounds; the wrapper reports them.
@@ -2034,6 +2352,7 @@ void search_dealloc(PyObject* o) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     delete self->shared;
     Py_XDECREF(self->progress);
+    Py_XDECREF(self->ckpt_path);
     Py_TYPE(o)->tp_free(o);
 }
 
@@ -2112,6 +2431,12 @@ PyObject* search_new(PyTypeObject* type, PyObject* args, PyObject*) {
     Py_INCREF(Py_None);
     self->progress_every = 1.0;
     self->threads = 1;
+    self->ckpt_path = Py_None;
+    Py_INCREF(Py_None);
+    self->ckpt_every = 0;
+    self->ckpt_last = now_s();
+    self->ckpt_depth = 2;
+    self->ckpt_count = 0;
     return reinterpret_cast<PyObject*>(self);
 }
 
@@ -2351,15 +2676,29 @@ PyObject* search_place_forced(PyObject* o, PyObject* args) {
 PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     static const char* names[] = {"time_limit", "node_limit", "progress", "every", "threads",
-                                  nullptr};
+                                  "checkpoint", "checkpoint_every", "checkpoint_depth", nullptr};
     double time_limit = 0;
     unsigned long long node_limit = 0;
     PyObject* progress = Py_None;
     double every = 1.0;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|dKOdi", const_cast<char**>(names), &time_limit,
-                                     &node_limit, &progress, &every, &threads))
+    PyObject* ckpt = Py_None;
+    double ckpt_every = 0;
+    int ckpt_depth = 2;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|dKOdiOdi", const_cast<char**>(names), &time_limit,
+                                     &node_limit, &progress, &every, &threads, &ckpt, &ckpt_every,
+                                     &ckpt_depth))
         return nullptr;
+    if (ckpt != Py_None && !PyBytes_Check(ckpt)) {
+        PyErr_SetString(PyExc_TypeError, "checkpoint is a path as bytes, or None");
+        return nullptr;
+    }
+    Py_INCREF(ckpt);
+    Py_XDECREF(self->ckpt_path);
+    self->ckpt_path = ckpt;
+    self->ckpt_every = ckpt_every;
+    self->ckpt_depth = std::max(2, ckpt_depth);
+    self->ckpt_last = now_s();
     Shared& S = *self->shared;
     S.deadline = time_limit > 0 ? now_s() + time_limit : 0;
     S.node_limit = node_limit;
@@ -2396,6 +2735,54 @@ PyObject* search_profile(PyObject* o, PyObject*) {
     return Py_BuildValue("(NN)", a, b);
 }
 
+// save(path) -> (entries, long values): the table's entries of at least checkpoint_depth
+// cards a hand, and every long exact value, written to path.
+PyObject* search_save(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    const char* path;
+    if (!PyArg_ParseTuple(args, "y", &path)) return nullptr;
+    u64 ns = 0, nb = 0;
+    std::string err;
+    bool ok;
+    Py_BEGIN_ALLOW_THREADS ok = save_table(*self->shared, path, self->ckpt_depth, ns, nb, err);
+    Py_END_ALLOW_THREADS if (!ok) {
+        PyErr_SetString(PyExc_OSError, err.c_str());
+        return nullptr;
+    }
+    return Py_BuildValue("(KK)", (unsigned long long)ns, (unsigned long long)nb);
+}
+
+// load(path) -> (entries, long values) read into the table; ValueError for a file that is not
+// a checkpoint of this configuration (or is damaged), OSError when it cannot be read.
+PyObject* search_load(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    const char* path;
+    if (!PyArg_ParseTuple(args, "y", &path)) return nullptr;
+    u64 ns = 0, nb = 0;
+    std::string err;
+    bool ok;
+    int e = 0;
+    try {
+        Py_BEGIN_ALLOW_THREADS ok = load_table(*self->shared, path, ns, nb, err);
+        e = errno;
+        Py_END_ALLOW_THREADS
+    } catch (std::bad_alloc&) {
+        return PyErr_NoMemory();
+    }
+    if (!ok) {
+        PyErr_SetString(err.rfind("cannot read", 0) == 0 ? PyExc_OSError : PyExc_ValueError,
+                        err.c_str());
+        (void)e;
+        return nullptr;
+    }
+    return Py_BuildValue("(KK)", (unsigned long long)ns, (unsigned long long)nb);
+}
+
+PyObject* search_checkpoints(PyObject* o, PyObject*) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    return PyLong_FromUnsignedLongLong(self->ckpt_count);
+}
+
 PyObject* search_interrupted(PyObject* o, PyObject*) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     return PyBool_FromLong(self->interrupted);
@@ -2415,6 +2802,9 @@ PyMethodDef search_methods[] = {
     {"profile", search_profile, METH_NOARGS,
      "expansions and exact results by cards left per hand (two lists of 33)"},
     {"interrupted", search_interrupted, METH_NOARGS, "True if Ctrl-C stopped the last call"},
+    {"save", search_save, METH_VARARGS, "save(path) -> (entries, long values) written"},
+    {"load", search_load, METH_VARARGS, "load(path) -> (entries, long values) read"},
+    {"checkpoints", search_checkpoints, METH_NOARGS, "checkpoints written during searches"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_core",
