@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,8 @@ again with the same settings."""
 _DRAFTS_EXAMPLES = """examples:
   take6 study drafts --hand-size 1 2 3 --store study.sqlite
   take6 study drafts --hand-size 2 3 --players 3 --first-picker 1 --store study.sqlite \\
-      --study drafts-3p"""
+      --study drafts-3p
+  take6 study drafts --hand-size 8 --by-first-pick --workers 2 --store draft8.sqlite"""
 
 _EXPORT_EXAMPLES = """examples:
   take6 study export --store study.sqlite --csv results.csv
@@ -38,6 +40,7 @@ _EXPORT_EXAMPLES = """examples:
 if TYPE_CHECKING:
     from solver.study.run import RunReport
     from solver.study.spec import Study
+    from solver.study.summary import DraftSummary
 
 
 def register(subparsers: Any) -> None:
@@ -88,6 +91,13 @@ def register(subparsers: Any) -> None:
     )
     r.add_argument(
         "--first-picker", type=int, nargs="+", default=[], metavar="SEAT", help="1-based seats"
+    )
+    r.add_argument(
+        "--by-first-pick",
+        action="store_true",
+        help="one item per first pick (its exact value) rather than per draft: a large draft is "
+        "then shared among the workers and resumes pick by pick; 'study status' shows the "
+        "draft's value (the best pick) once every pick is in",
     )
     _common(r)
     r.set_defaults(func=run_drafts)
@@ -183,6 +193,7 @@ def run_drafts(args: argparse.Namespace) -> int:
         players=args.players,
         objective=args.objective,
         player=args.player - 1,
+        by_first_pick=args.by_first_pick,
     )
     return _run(args, study)
 
@@ -253,9 +264,15 @@ def _print_report(args: argparse.Namespace, r: RunReport) -> None:
 
 def run_status(args: argparse.Namespace) -> int:
     from solver.study.store import Store
+    from solver.study.summary import draft_summaries
 
     with Store(args.store, create=False) as db:
         infos = db.studies()
+        drafts: dict[str, list[DraftSummary]] = {
+            i.study: draft_summaries(db.rows(i.study), i.params)
+            for i in infos
+            if i.kind == "drafts" and i.params.get("by_first_pick")
+        }
     if args.json:
         print(
             json.dumps(
@@ -268,6 +285,11 @@ def run_status(args: argparse.Namespace) -> int:
                         "done": i.done,
                         "created": i.created,
                     }
+                    | (
+                        {"drafts": [_summary_json(d) for d in drafts[i.study]]}
+                        if i.study in drafts
+                        else {}
+                    )
                     for i in infos
                 ]
             )
@@ -278,7 +300,25 @@ def run_status(args: argparse.Namespace) -> int:
     for i in infos:
         params = " ".join(f"{k}={v}" for k, v in sorted(i.params.items()))
         print(f"{i.study} ({i.kind}): {i.done}/{i.items} done; {params}")
+        for d in drafts.get(i.study, []):
+            print(f"  {d.text()}")
     return 0
+
+
+def _summary_json(d: DraftSummary) -> dict[str, Any]:
+    def q(v: Fraction | None) -> str | None:
+        return None if v is None else str(v)
+
+    return {
+        "hand_size": d.hand_size,
+        "first_picker": d.first_picker,
+        "picks_done": d.picks_done,
+        "picks": d.picks,
+        "lower": q(d.lower),
+        "upper": q(d.upper),
+        "value": q(d.value),
+        "best_picks": list(d.best),
+    }
 
 
 def run_export(args: argparse.Namespace) -> int:

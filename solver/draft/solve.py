@@ -532,6 +532,7 @@ def solve_draft(
     core: str = "auto",
     memory: int | None = None,
     progress: DraftProgress | None = None,
+    only_pick: int | None = None,
 ) -> DraftResult:
     """Solve the Logik draft with ``players`` hands of ``hand_size`` (deck 1..k·n+4), the
     ``first_picker`` (0-based seat) picking first, for ``objective`` from ``player``'s view
@@ -548,6 +549,11 @@ def solve_draft(
     second (:data:`DraftProgress`). ``play`` also finds the principal draft line and the play
     that follows. With a ``time_limit`` (seconds, for the draft and the play solver together) the
     result may be unsolved, with proven bounds. Raises :class:`DraftError` for bad settings.
+
+    ``only_pick`` values that one first pick alone (a batch splits a large draft so, one first
+    pick an item: ``take6 study drafts --by-first-pick``): the result's value and bounds are then
+    that pick's, ``picks`` holds it alone, and there is no principal line. The draft's value is
+    the best of all its first picks' values (the highest for a first picker on the max side).
     """
     if time_limit is not None and not time_limit > 0:
         raise DraftError(f"time limit must be positive, got {time_limit}")
@@ -564,14 +570,22 @@ def solve_draft(
         memory=memory,
         progress=progress,
     )
+    if only_pick is not None:
+        deck = len(ds.pool(ds.root()))
+        if not isinstance(only_pick, int) or isinstance(only_pick, bool):
+            raise DraftError(f"a first pick is a card number, got {only_pick!r}")
+        if not 1 <= only_pick <= deck:
+            raise DraftError(f"first pick {only_pick} is not a card of the deck 1..{deck}")
+        play = False
     collecting = gc.isenabled()
     gc.disable()  # millions of small acyclic tuples: see solver.api.solve
     try:
         root = ds.root()
         picks: list[PickValue] = []
         guess: Num = 0
-        ds.picks_total = len(ds.pool(root))
-        for c in reversed(ds.pool(root)):  # high cards first, as in the search
+        firsts = ds.pool(root) if only_pick is None else (only_pick,)
+        ds.picks_total = len(firsts)
+        for c in reversed(firsts):  # high cards first, as in the search
             child = ds.child(root, c)
             v = ds.exact(child, guess)
             if v is not None:

@@ -167,6 +167,13 @@ def _drawn(kind: str, params: dict[str, Any]) -> str:
             "the rows (`solver.study.run.deal_position`)"
         )
     firsts = ", ".join(str(f) for f in params["first_pickers"])
+    if params.get("by_first_pick"):
+        return (
+            f"for each hand size k in {params['hand_sizes']}, each first picker in seats "
+            f"{firsts} and each card c of the face-up deck 1..{params['players']}·k + 4: the "
+            "draft after that first picker takes c first, solved together with the play of "
+            "every drafted deal (one row a first pick; the draft's value is the best of them)"
+        )
     return (
         f"for each hand size k in {params['hand_sizes']} and each first picker in seats "
         f"{firsts}: the whole draft from the face-up deck 1..{params['players']}·k + 4, solved "
@@ -188,7 +195,8 @@ def _command(kind: str, name: str, params: dict[str, Any]) -> str:
             f"--seed {params['seed']}{limit} {common}"
         )
     firsts = " ".join(str(f + 1) for f in params["first_pickers"])
-    return f"take6 study drafts --hand-size {ks} --first-picker {firsts} {common}"
+    split = " --by-first-pick" if params.get("by_first_pick") else ""
+    return f"take6 study drafts --hand-size {ks} --first-picker {firsts}{split} {common}"
 
 
 def _stats(rows: Sequence[dict[str, Any]]) -> list[str]:

@@ -113,7 +113,12 @@ def _solve_deal(task: Task) -> Row:
 def _solve_draft(task: Task) -> Row:
     assert task.first_picker is not None
     result = solve_draft(
-        task.players, task.hand_size, task.first_picker, task.objective, task.player
+        task.players,
+        task.hand_size,
+        task.first_picker,
+        task.objective,
+        task.player,
+        only_pick=task.first_pick,
     )
     data = result.to_json()
     keys = ("picks", "best_picks", "line", "play", "leaves", "leaf_hits", "play_nodes")

@@ -138,6 +138,9 @@ class DraftStudy:
     players: int = 2
     objective: Objective | str | None = None
     player: int = 0
+    by_first_pick: bool = False
+    """One item per first pick (its exact value; the draft's value is the best of them), so a
+    large draft is shared among workers and survives being stopped one pick at a time."""
     kind: str = field(default="drafts", init=False)
 
     def __post_init__(self) -> None:
@@ -155,31 +158,46 @@ class DraftStudy:
         object.__setattr__(self, "first_pickers", tuple(sorted(set(firsts))))
 
     def params(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "hand_sizes": list(self.hand_sizes),
             "first_pickers": list(self.first_pickers),
             "players": self.players,
             "objective": _objective(self.objective).value,
             "player": self.player,
         }
+        if self.by_first_pick:  # (absent otherwise: the stores of whole drafts are unchanged)
+            out["by_first_pick"] = True
+        return out
+
+    def deck(self, k: int) -> int:
+        """The size of the Logik deck for hands of ``k``: 1..k·players+4."""
+        return k * self.players + 4
 
     def items(self) -> int:
         """How many items the study has."""
+        if self.by_first_pick:
+            return sum(self.deck(k) for k in self.hand_sizes) * len(self.first_pickers)
         return len(self.hand_sizes) * len(self.first_pickers)
 
     def tasks(self) -> Iterator[Task]:
-        """The items, one at a time."""
+        """The items, one at a time (by first pick: the high cards first, as the draft search
+        takes them)."""
         for k in self.hand_sizes:
             for f in self.first_pickers:
-                yield Task(
-                    kind="drafts",
-                    item=f"k={k} first={f}",
-                    hand_size=k,
-                    players=self.players,
-                    objective=_objective(self.objective),
-                    player=self.player,
-                    first_picker=f,
-                )
+                picks: list[int | None] = [None]
+                if self.by_first_pick:
+                    picks = list(range(self.deck(k), 0, -1))
+                for c in picks:
+                    yield Task(
+                        kind="drafts",
+                        item=f"k={k} first={f}" + ("" if c is None else f" pick={c}"),
+                        hand_size=k,
+                        players=self.players,
+                        objective=_objective(self.objective),
+                        player=self.player,
+                        first_picker=f,
+                        first_pick=c,
+                    )
 
 
 Study = DealStudy | DraftStudy
@@ -205,6 +223,7 @@ class Task:
     seed: int | None = None
     first_picker: int | None = None
     node_limit: int | None = None
+    first_pick: int | None = None
 
 
 def optional_module(module: str, what: str, extra: str) -> Any:

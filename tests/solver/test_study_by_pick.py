@@ -1,0 +1,157 @@
+"""Drafts studied one first pick an item (``take6 study drafts --by-first-pick``): the best of
+the picks' rows is the whole draft's value with the same optimal first picks, for 2-player
+``diff`` and 3-player ``paranoid`` drafts from every first picker; a run killed with ``kill -9``
+resumes pick by pick to the same rows; the status shows bounds while picks are missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solver.draft.solve import DraftError, solve_draft
+from solver.study.export import export_jsonl
+from solver.study.run import run_study
+from solver.study.spec import DraftStudy
+from solver.study.store import Store
+from solver.study.summary import draft_summaries, first_picker_maximises
+from take6.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def summaries(store: Path, name: str = "drafts") -> list[Any]:
+    with Store(store, create=False) as db:
+        info = next(i for i in db.studies() if i.study == name)
+        return draft_summaries(db.rows(name), info.params)
+
+
+@pytest.mark.parametrize(
+    ("players", "objective", "player", "sizes"),
+    [
+        (2, "diff", 0, (1, 2, 3, 4)),
+        (2, "diff", 1, (2, 3)),
+        (3, "paranoid", 0, (1, 2)),
+        (3, "paranoid", 2, (1,)),
+    ],
+)
+def test_best_pick_is_the_draft_value(
+    tmp_path: Path, players: int, objective: str, player: int, sizes: tuple[int, ...]
+) -> None:
+    study = DraftStudy(
+        hand_sizes=sizes, players=players, objective=objective, player=player, by_first_pick=True
+    )
+    store = tmp_path / "picks.sqlite"
+    report = run_study(store, study)
+    assert report.solved == study.items() == sum(k * players + 4 for k in sizes) * players
+    got = summaries(store)
+    assert len(got) == len(sizes) * players
+    for s in got:
+        whole = solve_draft(players, s.hand_size, s.first_picker, objective, player, play=False)
+        assert s.picks_done == s.picks
+        assert s.value == whole.value and s.lower == s.upper == whole.value
+        assert list(s.best) == whole.to_json()["best_picks"]
+
+
+def test_side_of_the_first_picker() -> None:
+    assert first_picker_maximises("diff", 0, 0) and not first_picker_maximises("diff", 1, 0)
+    assert not first_picker_maximises("paranoid", 0, 0)
+    assert first_picker_maximises("paranoid", 1, 0)
+
+
+def test_one_pick_alone_and_bad_picks() -> None:
+    whole = solve_draft(2, 3, 0, play=False)
+    for p in whole.picks:
+        one = solve_draft(2, 3, 0, only_pick=p.card)
+        assert [q.card for q in one.picks] == [p.card]
+        assert one.value == p.value and one.line == [] and one.position is None
+    for bad, message in ((0, "not a card of the deck 1..10"), (11, "1..10"), (True, "card")):
+        with pytest.raises(DraftError, match=message):
+            solve_draft(2, 3, 0, only_pick=bad)
+
+
+def test_bounds_while_picks_are_missing(tmp_path: Path) -> None:
+    study = DraftStudy(hand_sizes=(3,), first_pickers=(0, 1), by_first_pick=True)
+    store = tmp_path / "part.sqlite"
+    run_study(store, study)
+    with Store(store, create=False) as db:
+        rows = db.rows("drafts")
+        params = db.studies()[0].params
+    # Drop the rows of the optimal picks but one of seat 1's, and all but the first of seat 0's.
+    part = [r for r in rows if r["first_picker"] == 1 and not r["item"].endswith("pick=1")]
+    part += [r for r in rows if r["first_picker"] == 0][:1]
+    s0, s1 = draft_summaries(part, params)
+    assert (s0.picks_done, s0.value, s0.upper) == (1, None, None)
+    assert s0.lower is not None  # the first picker gets at least its best pick so far
+    assert s1.value is None and s1.lower is None and s1.upper == 0
+    assert "9/10 first picks" in s1.text() and "value <= 0" in s1.text()
+
+
+def test_cli_status_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = tmp_path / "cli.sqlite"
+    args = ["study", "drafts", "--hand-size", "2", "--by-first-pick", "--store", str(store)]
+    assert main([*args, "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["study", "status", "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "16/16 done" in out and "by_first_pick=True" in out
+    assert "k=2 first picker 1: 8/8 first picks, draft value 0" in out
+    assert main(["study", "status", "--store", str(store), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data[0]["drafts"][0]["value"] == "0" and data[0]["drafts"][0]["picks"] == 8
+    out_file = tmp_path / "picks.jsonl"
+    export_jsonl(store, out_file)
+    rows = [json.loads(line) for line in out_file.read_text().splitlines()]
+    assert len(rows) == 16
+    for r in rows:
+        assert r["pick_cards"] == [int(r["item"].rsplit("pick=", 1)[1])]
+        assert r["pick_values"] == [r["value"]]
+    # A whole-draft study and a study by first pick are different studies.
+    code = main(["study", "drafts", "--hand-size", "2", "--store", str(store), "--no-progress"])
+    assert code == 2
+    assert "other parameters" in capsys.readouterr().err
+
+
+def _count(store: Path) -> int:
+    try:
+        with sqlite3.connect(store, timeout=10) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_kill_9_and_resume_pick_by_pick(tmp_path: Path) -> None:
+    # 2 x 5: 14 first picks of some tens of milliseconds each on the compiled core.
+    study = DraftStudy(hand_sizes=(5,), first_pickers=(0,), by_first_pick=True)
+    whole = tmp_path / "whole.sqlite"
+    run_study(whole, study)
+    store = tmp_path / "killed.sqlite"
+    cmd = [sys.executable, "-m", "take6.cli.main", "study", "drafts", "--hand-size", "5"]
+    cmd += ["--first-picker", "1", "--by-first-pick", "--store", str(store), "--no-progress"]
+    proc = subprocess.Popen(
+        [*cmd, "--workers", "1"],
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while _count(store) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    done = _count(store)
+    assert 2 <= done < 14
+    report = run_study(store, study)
+    assert report.skipped == done and report.skipped + report.solved == 14
+    assert summaries(store) == summaries(whole)
+    assert summaries(store)[0].value == solve_draft(2, 5, 0, play=False).value
