@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from solver.errors import SolverError
 from solver.kernel import to_table
 from solver.matrix import Num
-from solver.problem import CORES, Objective, Problem, make_problem
+from solver.problem import CHECKPOINT_EVERY, CORES, Objective, Problem, make_problem
 from solver.search import (
     JointAction,
     Search,
@@ -170,7 +170,7 @@ def make_search(
                         threads=threads,
                         progress=progress,
                         checkpoint=checkpoint,
-                        checkpoint_every=checkpoint_every or native.CHECKPOINT_EVERY,
+                        checkpoint_every=checkpoint_every or CHECKPOINT_EVERY,
                     ),
                     "",
                 )
@@ -215,7 +215,7 @@ def solve(
     the Python search's table size in positions; ``threads`` searches with that many threads on
     the compiled core. ``checkpoint`` (compiled core only) names a file the search's table is
     saved to every ``checkpoint_every`` seconds (default
-    ``solver.native.CHECKPOINT_EVERY``) and at the end (however it ends),
+    ``solver.problem.CHECKPOINT_EVERY``) and at the end (however it ends),
     and resumed from when it exists: a long solve stopped (a limit, Ctrl-C, a killed process)
     goes on from there in the next run. ``progress(nodes, filled, capacity, seconds, lower,
     upper)`` is called about twice a second by the compiled core. Ctrl-C (KeyboardInterrupt)

@@ -54,6 +54,10 @@ CORES = ("auto", "native", "python")
 """``core=`` of :func:`solver.api.solve`: the compiled core when built (``auto``), or one of
 them."""
 
+CHECKPOINT_EVERY = 600.0
+"""Seconds between two checkpoints the compiled core writes during a search (``checkpoint=``
+of :func:`solver.api.solve`, ``take6 solve --checkpoint``)."""
+
 
 def default_objective(players: int) -> Objective:
     """The objective when none is given, the one rule of ``solve``, ``draft`` and ``study``:

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from solver.errors import SolverError
-from solver.native import CHECKPOINT_EVERY
-from solver.problem import CORES, Objective, default_objective
+from solver.problem import CHECKPOINT_EVERY, CORES, Objective, default_objective
 from take6.cli.common import add_rules_option, file_errors, read_file
 from take6.display.progress import ProgressLine as StatusLine
 from take6.display.progress import add_progress_option, wanted

@@ -27,7 +27,7 @@ from typing import Any
 from solver.errors import SolverError
 from solver.kernel import Hands, Table
 from solver.matrix import Num
-from solver.problem import Problem
+from solver.problem import CHECKPOINT_EVERY, Problem
 from solver.search import INF, Entry, JointAction, Solution
 from take6.rules import ProfiTie
 
@@ -142,8 +142,6 @@ _GRID = 1 << 32
 """A window end that does not fit is rounded outward to a multiple of 1/_GRID."""
 
 
-CHECKPOINT_EVERY = 600.0
-"""Seconds between two checkpoints written during a search (``--checkpoint``)."""
 CHECKPOINT_DEPTH = 2
 """A checkpoint keeps the entries of positions of at least this many cards a hand: every entry.
 Measured on a 2 x 8 deal stopped halfway (15 M of its 34 M nodes): resumed from every entry it
