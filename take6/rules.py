@@ -127,6 +127,10 @@ _FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
     "head_table": (tuple, type(None)),
 }
 
+BOOL_FIELDS: tuple[str, ...] = tuple(k for k, t in _FIELD_TYPES.items() if t is bool)
+"""The :class:`Rules` fields that are switches (on or off), in declaration order: what a
+rules file and a record's rules write as booleans."""
+
 
 @dataclass(frozen=True)
 class Rules:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from take6.errors import RulesError, Take6Error
-from take6.rules import Comparison, EndCondition, ProfiTie, Rules, Variant
+from take6.rules import BOOL_FIELDS, Comparison, EndCondition, ProfiTie, Rules, Variant
 from take6.state import (
     Action,
     ChooseRow,
@@ -158,14 +158,7 @@ _RECORD_KEYS = {"format", "version", "rules", "seed", "bots", "actions"}
 _RESULT_KEYS = {"rounds", "scores", "winners", "finished"}
 _END_KEYS = {"target", "comparison", "rounds"}
 _INT_RULES = ("hand_size", "rows", "row_capacity", "deck_size", "first_picker")
-_BOOL_RULES = (
-    "profi_left",
-    "simultaneous",
-    "pile_play",
-    "lowest_wins",
-    "draft",
-    "rotate_first_picker",
-)
+_BOOL_RULES = BOOL_FIELDS
 _RULES_KEYS = {
     "variant",
     "players",

@@ -18,6 +18,7 @@ from typing import Any
 from take6.cards import HEADS, MAX_CARD
 from take6.errors import RulesError
 from take6.rules import (
+    BOOL_FIELDS,
     CARD_LIMIT,
     MAX_CARD_HEADS,
     Comparison,
@@ -36,14 +37,7 @@ class RulesFileError(RulesError):
 
 
 _INT_KEYS = ("players", "hand_size", "rows", "row_capacity", "first_picker")
-_BOOL_KEYS = (
-    "profi_left",
-    "simultaneous",
-    "pile_play",
-    "lowest_wins",
-    "draft",
-    "rotate_first_picker",
-)
+_BOOL_KEYS = BOOL_FIELDS
 _KEYS = ("base", *_INT_KEYS, "deck", "heads", "end", "profi_tie", *_BOOL_KEYS)
 _END_KEYS = ("target", "comparison", "rounds")
 _HEADS_KEYS = ("default", "multiples", "cards")
