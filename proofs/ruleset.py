@@ -36,7 +36,7 @@ from proofs.core import (
 from proofs.model import heads_term, profi_rule, standard_rule
 from take6.cards import MAX_CARD
 from take6.errors import Take6Error
-from take6.placement import Reason, Side, apply_move, place
+from take6.placement import Placement, Reason, Side, apply_move, place
 from take6.position import check_table
 from take6.rules import MAX_PLAYERS, MIN_PLAYERS, Comparison, Rules, Variant
 from take6.state import Deal, Phase, Pick, Play, State, new_game, random_deal, step
@@ -244,30 +244,34 @@ def check_players(rules: Rules) -> Result:
 # -- Profi findings ------------------------------------------------------------------------------
 
 
+def _place_witness(found: Result, rules: Rules) -> tuple[dict[str, object], Placement]:
+    """A finding's witness (a table and a card) and the engine's placement of it, the table
+    checked first to be one of these rules."""
+    assert found.witness is not None
+    rows = _rows_of(found.witness["rows"])
+    card = found.witness["card"]
+    assert isinstance(card, int)
+    check_table(rows, [("the card", [card])], rules, "the witness")
+    return found.witness, place(tuple(rows), card, rules)
+
+
 def check_profi_tie(rules: Rules) -> Result:
     """A left/right tie on a table of these rules (cards of the deck), replayed: the engine's
     placement offers the owner both rows, or settles the tie as ``profi_tie`` says."""
     found = placement.check_profi_tie(profi_rule, rules.rows, rules.row_capacity, rules.deck())
     if found.status is not Status.FINDING:
         return found
-    assert found.witness is not None
-    rows = _rows_of(found.witness["rows"])
-    card = found.witness["card"]
-    assert isinstance(card, int)
-    check_table(rows, [("the card", [card])], rules, "the witness")
-    got = place(tuple(rows), card, rules)
+    witness, got = _place_witness(found, rules)
     if rules.profi_tie.value == "owner":
         if got.reason is not Reason.TIE:
-            return Result.refuted(
-                f"the engine does not see a tie: {got.reason.value}", found.witness
-            )
-        return Result.finding(found.summary + "; the owner chooses", found.witness)
+            return Result.refuted(f"the engine does not see a tie: {got.reason.value}", witness)
+        return Result.finding(found.summary + "; the owner chooses", witness)
     side = Side.RIGHT if rules.profi_tie.value == "right" else Side.LEFT
     if got.reason is not Reason.FORCED or got.options[0].side is not side:
-        return Result.refuted("the engine does not settle the tie as profi_tie says", found.witness)
+        return Result.refuted("the engine does not settle the tie as profi_tie says", witness)
     return Result.proved(
         f"ties occur ({found.summary}); profi_tie = {rules.profi_tie.value!r} settles them",
-        found.witness,
+        witness,
     )
 
 
@@ -277,15 +281,10 @@ def check_profi_no_fit(rules: Rules) -> Result:
     found = placement.check_profi_no_fit(profi_rule, rules.rows, rules.row_capacity, rules.deck())
     if found.status is not Status.FINDING:
         return found
-    assert found.witness is not None
-    rows = _rows_of(found.witness["rows"])
-    card = found.witness["card"]
-    assert isinstance(card, int)
-    check_table(rows, [("the card", [card])], rules, "the witness")
-    got = place(tuple(rows), card, rules)
+    witness, got = _place_witness(found, rules)
     if got.reason is not Reason.NO_FIT:
-        return Result.refuted(f"the engine places it: {got.reason.value}", found.witness)
-    return Result.finding(found.summary + "; its owner chooses a row to take", found.witness)
+        return Result.refuted(f"the engine places it: {got.reason.value}", witness)
+    return Result.finding(found.summary + "; its owner chooses a row to take", witness)
 
 
 def _cards_of(value: object) -> tuple[int, ...]:
