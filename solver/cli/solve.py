@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
+from solver.cli.botgap import add_against_option, run_against
 from solver.errors import SolverError
 from solver.problem import CORES, Objective, default_objective
 from take6.cli.common import file_errors, read_file
@@ -88,6 +89,7 @@ def register(subparsers: Any) -> None:
         help="the Python search's table capacity in positions (default 2000000, roughly 1 GB)",
     )
     add_core_options(p)
+    add_against_option(p)
     p.set_defaults(func=run_solve)
     c = subparsers.add_parser(
         "check-certificate",
@@ -232,6 +234,8 @@ def run_solve(args: argparse.Namespace) -> int:
     from solver.api import solve
     from solver.verify.certificate import write_certificate
 
+    if args.against is not None:
+        return run_against(args)
     position = read_position(args.position)
     check_limits(args)
     if (args.graph_all or args.graph_max_nodes != 20_000) and not args.graphml:
