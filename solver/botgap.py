@@ -37,19 +37,21 @@ from solver.api import fraction_text, solve
 from solver.errors import SolverError
 from solver.problem import Objective
 from take6.cards import HEADS
+from take6.placement import Rows
 from take6.play.bots import Bot, make_bot, policy
 from take6.position import Position
 from take6.rules import EndCondition
 from take6.state import (
     Action,
+    ChooseRow,
     Phase,
     Play,
     State,
     apply,
     from_position,
-    legal_actions,
     without_scores,
 )
+from take6.turn import resolve_turn
 
 BotProgress = Callable[[int, int, int, float], None]
 """``progress(first_cards_done, first_cards, positions, seconds)``: called about twice a second
@@ -196,37 +198,54 @@ def against_bot(
         if progress is not None:
             progress(len(cards), len(first), len(table), now - t0)
 
-    def diff(s: State) -> int:
-        return s.score(other) - s.score(me)
+    rules = root.rules
 
-    def settle(s: State, base: int) -> Fraction:
-        """The value after the cards of a turn are revealed: row choices, then what follows."""
+    def engine(s: State, cards: tuple[int, int], choices: tuple[int, ...]) -> State:
+        """The reference engine's state after the turn so far (the cards, then the choices)."""
+        t = apply(apply(s, Play(me, cards[me])), Play(other, cards[other]))
+        for row in choices:
+            assert t.pending is not None
+            t = apply(t, ChooseRow(t.pending.player, row))
+        return t
+
+    def outcome(s: State, cards: tuple[int, int], choices: tuple[int, ...]) -> Fraction:
+        """The value of the turn from ``s`` with ``cards`` (by seat) after the row ``choices``
+        made so far: the heads it moves, then the position after it."""
         nonlocal nodes
         nodes += 1
-        if s.phase is Phase.ROW_CHOICE:
-            assert s.pending is not None
-            if s.pending.player == me:
-                return max(settle(apply(s, a), base) for a in legal_actions(s, me))
+        turn = resolve_turn(s.rows, cards, rules, choices)
+        pending = turn.pending
+        if pending is not None:
+            rows = [m.row for m in pending.placement.options]
+            if pending.player == me:
+                return max(outcome(s, cards, (*choices, r)) for r in rows)
+            dist = policy(b, engine(s, cards, choices), other)
             return sum(
-                (q * settle(apply(s, a), base) for a, q in policy(b, s, other).items()),
+                (q * outcome(s, cards, (*choices, _row(a))) for a, q in dist.items()),
                 Fraction(0),
             )
-        gain = diff(s) - base
-        if s.phase is Phase.GAME_OVER:
+        heads = turn.heads(2)
+        gain = heads[other] - heads[me]
+        hands = tuple(tuple(c for c in h if c != cards[p]) for p, h in enumerate(s.hands))
+        if not hands[me]:
             return Fraction(gain)
-        return gain + value(s)
+        v = table.get(_key(turn.rows, hands, profi))
+        if v is None:  # a new position: step there with the reference engine
+            child = engine(s, cards, choices)
+            assert child.rows == turn.rows and child.hands == hands
+            v = value(child)
+        return gain + v
 
     def card_value(s: State, card: int, replies: dict[Action, Fraction]) -> Fraction:
-        mine = apply(s, Play(me, card))
-        base = diff(s)
-        return sum((q * settle(apply(mine, a), base) for a, q in replies.items()), Fraction(0))
+        total = Fraction(0)
+        for a, q in replies.items():
+            assert isinstance(a, Play)
+            cards = (card, a.card) if me == 0 else (a.card, card)
+            total += q * outcome(s, cards, ())
+        return total
 
     def value(s: State) -> Fraction:
-        # The position between turns fixes the future, and of a row only its last card and
-        # length (where cards go, when it is full), its heads (what taking it costs) and, in
-        # Profi, its first card matter to the rules and to the bots (their tie-breaks by row
-        # number keep the rows in order); the heads taken so far are counted by the caller.
-        key = (tuple((r[0] if profi else 0, r[-1], len(r), _heads(r)) for r in s.rows), s.hands)
+        key = _key(s.rows, s.hands, profi)
         v = table.get(key)
         if v is not None:
             return v
@@ -263,6 +282,36 @@ def against_bot(
         seconds=time.perf_counter() - t0,
         cpu_seconds=time.process_time() - c0,
         interrupted=interrupted,
+    )
+
+
+def _row(action: Action) -> int:
+    assert isinstance(action, ChooseRow)
+    return action.row
+
+
+def _key(rows: Rows, hands: tuple[tuple[int, ...], ...], profi: bool) -> tuple[Any, ...]:
+    """The transposition key of a position between turns, which fixes the rest of the round
+    (the heads taken so far are counted apart):
+
+    * of a row only its last card and length (where cards go, when it is full) and its heads
+      (what taking it costs) matter, to the rules and to the bots alike; the rows stay in order,
+      as the bots' tie-breaks go by row number;
+    * outside Profi only the *order* of the live cards (the hands and the rows' last cards)
+      matters, not their numbers: placement compares cards (the closest row below a card is the
+      one with the highest last card below it), the turn places them lowest first, and the bots
+      compare cards and heads only (``safe`` breaks ties by the lower card). So each card is
+      replaced by its rank among the live cards, the hands keeping their cards' heads.
+    * Profi compares distances (a card as close to one row's start as to another's end), so its
+      rows keep their first and last cards as they are.
+    """
+    if profi:
+        return (tuple((r[0], r[-1], len(r), _heads(r)) for r in rows), hands)
+    live = sorted([r[-1] for r in rows] + [c for h in hands for c in h])
+    rank = {c: i for i, c in enumerate(live)}
+    return (
+        tuple((rank[r[-1]], len(r), _heads(r)) for r in rows),
+        tuple(tuple((rank[c], HEADS[c]) for c in h) for h in hands),
     )
 
 

@@ -176,7 +176,7 @@ class CountingRng(random.Random):
         self.index = index
         self.ranges: list[int] = []
 
-    def randrange(self, start: int, *args: object, **kwargs: object) -> int:  # type: ignore[override]
+    def randrange(self, start: int, *args: object, **kwargs: object) -> int:
         assert not args and not kwargs, "the bots draw with randrange(n) only"
         self.ranges.append(start)
         return self.index % start
