@@ -1,0 +1,166 @@
+"""The best reply to a bot (solver.botgap, take6 solve --against) against an independent brute
+force: plain recursion over the reference engine, the bot's distribution found by running its
+``act`` with every draw of its rng, no table and no summary of the rows."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.api import solve_position
+from solver.botgap import against_bot, bot_gap
+from solver.errors import SolverError
+from take6 import EndCondition, Phase, Play, Position, State, apply, from_position, legal_actions
+from take6.play.bots import BOTS, make_bot
+from take6.state import Action
+
+
+class Draw(random.Random):
+    """``randrange(n)`` returns the chosen index (mod n): one run of ``act`` per index."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(0)
+        self.index = index
+        self.ranges: list[int] = []
+
+    def randrange(self, start: int, *args: object, **kwargs: object) -> int:
+        self.ranges.append(start)
+        return self.index % start
+
+
+def bot_actions(name: str, s: State, p: int) -> list[tuple[Action, Fraction]]:
+    probe = Draw(0)
+    make_bot(name).act(s, p, probe)
+    n = probe.ranges[0] if probe.ranges else 1
+    return [(make_bot(name).act(s, p, Draw(i)), Fraction(1, n)) for i in range(n)]
+
+
+def brute(s: State, me: int, bot: str) -> Fraction:
+    """The expected final (bot's heads - my heads) of my best reply, by plain recursion."""
+    other = 1 - me
+    if s.phase is Phase.GAME_OVER:
+        return Fraction(s.totals[other] - s.totals[me])
+    if s.phase is Phase.ROW_CHOICE:
+        assert s.pending is not None
+        if s.pending.player == me:
+            return max(brute(apply(s, a), me, bot) for a in legal_actions(s, me))
+        return sum(
+            (q * brute(apply(s, a), me, bot) for a, q in bot_actions(bot, s, other)), Fraction(0)
+        )
+    best = None
+    for card in s.hands[me]:
+        mine = apply(s, Play(me, card))
+        v = sum(
+            (q * brute(apply(mine, a), me, bot) for a, q in bot_actions(bot, s, other)), Fraction(0)
+        )
+        best = v if best is None else max(best, v)
+    assert best is not None
+    return best
+
+
+def logik_deal(k: int, seed: int) -> Position:
+    rng = random.Random(seed)
+    deck = list(range(1, 2 * k + 5))
+    rng.shuffle(deck)
+    rows = [[c] for c in sorted(deck[:4])]
+    return Position.create(
+        "logik", rows, [sorted(deck[4 : 4 + k]), sorted(deck[4 + k :])], deck=2 * k + 4
+    )
+
+
+def one_round(pos: Position) -> State:
+    return from_position(pos, pos.rules.with_(end=EndCondition(target=None, rounds=1)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from([2, 3]),
+    st.integers(0, 10**6),
+    st.sampled_from(list(BOTS)),
+    st.sampled_from([0, 1]),
+)
+def test_best_reply_equals_brute_force(k: int, seed: int, bot: str, me: int) -> None:
+    pos = logik_deal(k, seed)
+    r = against_bot(pos, bot, me)
+    assert r.solved and r.value == brute(one_round(pos), me, bot)
+    assert r.best and all(r.cards[c] == r.value for c in r.best)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_gap_is_never_negative_and_safe_is_exploited(seed: int) -> None:
+    pos = logik_deal(4, seed)
+    for bot in BOTS:
+        g = bot_gap(pos, bot)
+        assert g.value == solve_position(pos).value
+        assert g.value is not None and g.gap is not None and g.gap >= 0
+        assert g.reply.value == g.value + g.gap
+
+
+def test_known_values() -> None:
+    # bench/solve.py --deal 4 0, computed by this module and checked against the brute force.
+    pos = Position.create("logik", [[5], [1], [12], [7]], [[2, 6, 9, 10], [3, 4, 8, 11]], deck=12)
+    assert brute(one_round(pos), 0, "cheapest") == Fraction(29, 24)
+    g = bot_gap(pos, "cheapest")
+    assert g.value == 0 and g.reply.best == [2]
+    assert g.reply.value == g.gap == Fraction(29, 24)
+
+
+def test_bad_inputs() -> None:
+    three = Position.create("logik", [[1], [2], [3], [4]], [[5], [6], [7]], deck=7)
+    with pytest.raises(SolverError, match="needs 2 players, got 3"):
+        against_bot(three, "safe")
+    with pytest.raises(ValueError, match="unknown bot 'smart'"):
+        bot_gap(logik_deal(2, 0), "smart")
+    with pytest.raises(SolverError, match="player must be seat 0 or 1, got 2"):
+        against_bot(logik_deal(2, 0), "safe", 2)
+
+
+def test_time_limit_keeps_a_lower_bound() -> None:
+    pos = logik_deal(6, 1)
+    r = against_bot(pos, "random", time_limit=0.01)
+    assert not r.solved and r.value is None
+    assert all(r.lower >= v for v in r.cards.values())
+
+
+def take6(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "take6", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_cli_against() -> None:
+    pos = "logik:12 5/1/12/7 2,6,9,10|3,4,8,11"
+    out = take6("solve", pos, "--against", "cheapest", "--no-progress")
+    assert out.returncode == 0, out.stderr
+    assert "game value 0" in out.stdout
+    assert "against cheapest 29/24" in out.stdout and "gap 29/24" in out.stdout
+    out = take6("solve", pos, "--against", "safe", "--player", "2", "--json")
+    data = json.loads(out.stdout)
+    assert (data["player"], data["bot_player"], data["bot"]) == (1, 0, "safe")
+    assert Fraction(data["gap"]) == Fraction(data["against_bot"]) - Fraction(data["value"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--against", "smart"], "unknown bot 'smart' (known: random, cheapest, safe)"),
+        (
+            ["--against", "safe", "--certificate", "c.json"],
+            "--certificate does not go with --against safe",
+        ),
+        (["--against", "safe", "--objective", "paranoid"], "--against values the diff objective"),
+        (["--against", "safe", "--player", "3"], "--player must be 1 or 2, got 3"),
+    ],
+)
+def test_cli_against_errors(args: list[str], message: str) -> None:
+    out = take6("solve", "logik:12 5/1/12/7 2,6,9,10|3,4,8,11", *args)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+    three = take6("solve", "logik:7 1/2/3/4 5|6|7", "--against", "safe")
+    assert three.returncode == 2 and "--against needs 2 players, got 3" in three.stderr
