@@ -6,8 +6,9 @@ each decision an exact distribution over the legal actions, known in advance) th
 faces a one-player problem, and the best reply needs no mixing: at each turn it plays the card
 that maximises the expectation over the bot's card, and when one of its cards must take a row
 (the card is revealed by then, so it sees the bot's card) the row that maximises it. That is an
-expectimax over the reference engine (:mod:`take6.state`), with a transposition table on the
-position between turns.
+expectimax over the reference rules — each turn played by :func:`take6.turn.resolve_turn`, each
+new position and each of the bot's decisions reached through :mod:`take6.state` — with a
+transposition table on the position between turns (the key: :func:`_key`).
 
 The figures (:class:`BotGap`), all exact fractions, in the ``diff`` objective of
 :mod:`solver.problem` from the optimal player's view (the heads the bot takes minus the heads

@@ -15,9 +15,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.api import solve_position
-from solver.botgap import against_bot, bot_gap
+from solver.botgap import _key, against_bot, bot_gap
 from solver.errors import SolverError
-from take6 import EndCondition, Phase, Play, Position, State, apply, from_position, legal_actions
+from take6 import (
+    EndCondition,
+    Phase,
+    Play,
+    Position,
+    State,
+    apply,
+    from_position,
+    legal_actions,
+    parse_position,
+)
 from take6.play.bots import BOTS, make_bot
 from take6.state import Action
 
@@ -91,6 +101,41 @@ def test_best_reply_equals_brute_force(k: int, seed: int, bot: str, me: int) -> 
     r = against_bot(pos, bot, me)
     assert r.solved and r.value == brute(one_round(pos), me, bot)
     assert r.best and all(r.cards[c] == r.value for c in r.best)
+
+
+@pytest.mark.parametrize("bot", list(BOTS))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "logik:12 5/1/12/7 2,6,9,10|3,4,8,11",  # bench/solve.py --deal 4 0
+        "standard 12/37/43/58 5,55,70|15,44,61",  # cards far apart: the table relabels them
+        "standard 3/20,21,22,23,24/50/90 1,25,60|2,26,91",  # a full row, too-low cards
+        "profi 10/30/50/70 20,40,60|29,51,8",  # left placements and their ties
+    ],
+)
+def test_best_reply_equals_brute_force_on_larger_positions(text: str, bot: str) -> None:
+    pos = parse_position(text)
+    for me in (0, 1):
+        r = against_bot(pos, bot, me)
+        assert r.value == brute(one_round(pos), me, bot), (text, bot, me)
+
+
+def test_table_key_keeps_what_matters_and_forgets_the_rest() -> None:
+    """The key (solver.botgap._key) is the live cards' order and heads and the rows' ends,
+    lengths and heads: an order- and heads-preserving relabelling of the rows' last cards keeps
+    it (and the value against every bot), a row worth more heads changes it."""
+    base = parse_position("standard 12/37/43/58 5,55,70|15,44,61")
+    moved = parse_position("standard 13/38/42/57 5,55,70|15,44,61")
+    dearer = parse_position("standard 12/37/43/60 5,55,70|15,44,61")  # 60: 3 heads, 58: 1
+
+    def key(pos: Position) -> object:
+        return _key(pos.rows, pos.hands, profi=False)
+
+    assert key(base) == key(moved) != key(dearer)
+    for bot in BOTS:
+        for me in (0, 1):
+            assert against_bot(base, bot, me).value == against_bot(moved, bot, me).value
+            assert against_bot(dearer, bot, me).value == brute(one_round(dearer), me, bot)
 
 
 @pytest.mark.parametrize("seed", range(6))
