@@ -320,8 +320,13 @@ def _heads(row: tuple[int, ...]) -> int:
     return sum(HEADS[c] for c in row)
 
 
+def heads_left(position: Position) -> int:
+    """A trivial bound on a player's ``diff``: no one takes more heads than are on the table
+    and in the hands."""
+    return _heads_left(_start(position, 0))
+
+
 def _heads_left(s: State) -> int:
-    """A trivial bound: no one takes more heads than are on the table and in the hands."""
     return sum(HEADS[c] for row in s.rows for c in row) + sum(
         HEADS[c] for hand in s.hands for c in hand
     )
@@ -350,11 +355,11 @@ def bot_gap(
     seconds = time.perf_counter() - t0
     if result.interrupted:  # Ctrl-C: the bounds of the game value, no reply searched
         name = bot if isinstance(bot, str) else bot.name
-        lower = Fraction(-_heads_left(_start(position, player)))
+        lower = Fraction(-heads_left(position))
         reply = Reply(position, name, player, False, None, lower, interrupted=True)
     else:
         reply = against_bot(position, bot, player, time_limit=time_limit, progress=reply_progress)
     return BotGap(reply, result.value, result.lower, result.upper, seconds)
 
 
-__all__ = ["BotGap", "Reply", "against_bot", "bot_gap"]
+__all__ = ["BotGap", "Reply", "against_bot", "bot_gap", "heads_left"]

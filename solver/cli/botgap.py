@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import time
+from fractions import Fraction
 
 from solver.errors import SolverError
 from take6.display.progress import ProgressLine, clock, count, wanted
@@ -29,7 +31,8 @@ def add_against_option(p: argparse.ArgumentParser) -> None:
 
 def run_against(args: argparse.Namespace) -> int:
     """Run ``take6 solve ... --against BOT``: exit 0, or 130/143 when interrupted."""
-    from solver.botgap import bot_gap
+    from solver.api import solve
+    from solver.botgap import BotGap, Reply, against_bot, heads_left
     from solver.cli.solve import (
         check_limits,
         core_settings,
@@ -37,6 +40,7 @@ def run_against(args: argparse.Namespace) -> int:
         stop_on_terminate,
         value_text,
     )
+    from solver.problem import Objective
     from take6.play.bots import make_bot
 
     make_bot(args.against)  # an unknown bot is a one-line error naming the known ones
@@ -58,7 +62,7 @@ def run_against(args: argparse.Namespace) -> int:
     check_limits(args)
     settings = core_settings(args, position)
     progress = settings.pop("progress")
-    line = ProgressLine() if wanted(args.progress) else None
+    line: ProgressLine | None = None
 
     def reply_progress(done: int, cards: int, positions: int, secs: float) -> None:
         assert line is not None
@@ -68,22 +72,49 @@ def run_against(args: argparse.Namespace) -> int:
             f"positions {count(positions)}  {clock(secs)}",
         )
 
-    try:
-        with stop_on_terminate() as terminated:
-            gap = bot_gap(
+    with stop_on_terminate() as terminated:
+        # The game value first, then the best reply, each with its own progress line (one
+        # live line at a time on a terminal).
+        t0 = time.perf_counter()
+        try:
+            result, _ = solve(
                 position,
-                args.against,
+                Objective.DIFF,
                 args.player - 1,
                 time_limit=args.time_limit,
-                reply_progress=reply_progress if line is not None else None,
                 table_cap=args.table_cap,
+                line=False,
                 progress=progress,
                 **settings,
             )
-    finally:
-        for shown in (progress, line):
-            if shown is not None:
-                shown.close()
+        finally:
+            if progress is not None:
+                progress.close()
+        value_seconds = time.perf_counter() - t0
+        if result.interrupted:
+            reply = Reply(
+                position,
+                args.against,
+                args.player - 1,
+                False,
+                None,
+                Fraction(-heads_left(position)),
+                interrupted=True,
+            )
+        else:
+            line = ProgressLine() if wanted(args.progress) else None
+            try:
+                reply = against_bot(
+                    position,
+                    args.against,
+                    args.player - 1,
+                    time_limit=args.time_limit,
+                    progress=reply_progress if line is not None else None,
+                )
+            finally:
+                if line is not None:
+                    line.close()
+    gap = BotGap(reply, result.value, result.lower, result.upper, value_seconds)
     r = gap.reply
     if args.json:
         print(json.dumps(gap.to_json()))

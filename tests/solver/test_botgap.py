@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import subprocess
 import sys
+import time
 from fractions import Fraction
 
 import pytest
@@ -209,3 +211,19 @@ def test_cli_against_errors(args: list[str], message: str) -> None:
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
     three = take6("solve", "logik:7 1/2/3/4 5|6|7", "--against", "safe")
     assert three.returncode == 2 and "--against needs 2 players, got 3" in three.stderr
+
+
+def test_cli_sigterm_keeps_the_game_value_and_a_bound() -> None:
+    pos = "logik:18 5/2/14/13 1,3,10,11,12,16,17|4,6,7,8,9,15,18"  # bench/solve.py --deal 7 0
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "take6", "solve", pos, "--against", "random", "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(6)  # the game value takes under a second, the best reply many minutes
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "game value -1743314878/2194614761" in out
+    assert "against random interrupted: value >= " in out and "Traceback" not in err
