@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -28,7 +29,8 @@ from take6 import (
     place,
     random_deal,
 )
-from take6.play.bots import BOTS, make_bot
+from take6.errors import UsageError
+from take6.play.bots import BOTS, make_bot, policy
 from take6.play.game import play_game
 
 MAX_PLAYERS = {"standard": 10, "taktik": 10, "logik": 10, "profi": 10, "kids": 6}
@@ -163,3 +165,62 @@ def test_bot_with_nothing_to_do() -> None:
 def test_play_game_needs_one_bot_per_player() -> None:
     with pytest.raises(ValueError, match="2 bots for 3 players"):
         play_game(Rules.for_variant("standard", players=3), [make_bot("random")] * 2, seed=0)
+
+
+class CountingRng(random.Random):
+    """An rng whose ``randrange(n)`` returns a chosen index: running ``act`` once per index
+    enumerates every draw a bot can make, each as likely as the others."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(0)
+        self.index = index
+        self.ranges: list[int] = []
+
+    def randrange(self, start: int, *args: object, **kwargs: object) -> int:
+        assert not args and not kwargs, "the bots draw with randrange(n) only"
+        self.ranges.append(start)
+        return self.index % start
+
+
+def sampled_distribution(name: str, s: State, p: int) -> dict[object, Fraction]:
+    """The exact distribution of ``act``, found by running it with every possible draw."""
+    first = CountingRng(0)
+    make_bot(name).act(s, p, first)
+    assert len(first.ranges) <= 1, "a bot draws at most one number per decision"
+    n = first.ranges[0] if first.ranges else 1
+    out: dict[object, Fraction] = {}
+    for i in range(n):
+        a = make_bot(name).act(s, p, CountingRng(i))
+        out[a] = out.get(a, Fraction(0)) + Fraction(1, n)
+    return out
+
+
+@given(games())
+def test_policy_is_the_distribution_act_samples(game: tuple[Rules, int]) -> None:
+    rules, seed = game
+    for i, s in enumerate(walk(rules, seed)):
+        if i % 3 and s.phase is not Phase.ROW_CHOICE:
+            continue
+        for p in s.to_act():
+            legal = legal_actions(s, p)
+            for name in BOTS:
+                dist = policy(make_bot(name), s, p)
+                assert sum(dist.values()) == 1 and all(q > 0 for q in dist.values())
+                assert set(dist) <= set(legal)
+                assert dist == sampled_distribution(name, s, p), (name, s.describe())
+
+
+def test_policy_examples() -> None:
+    s = from_position(parse_position("standard 12/37/43/58 5,70,71|15,44,61"))
+    third = Fraction(1, 3)
+    assert policy(make_bot("random"), s, 0) == {
+        Play(0, 5): third,
+        Play(0, 70): third,
+        Play(0, 71): third,
+    }
+    assert policy(make_bot("safe"), s, 1) == {Play(1, 15): 1}
+    s = apply(apply(s, Play(0, 5)), Play(1, 15))  # 5 is too low: player 1 chooses a row
+    assert policy(make_bot("random"), s, 0) == {ChooseRow(0, r): Fraction(1, 4) for r in range(4)}
+    assert policy(make_bot("cheapest"), s, 0) == {ChooseRow(0, 0): 1}
+    with pytest.raises(UsageError, match="player 2 has nothing to do"):
+        policy(make_bot("random"), s, 1)

@@ -17,6 +17,9 @@ SMALL = {
     "TAKE6_NB_DRAFT_K": "1,2",
     "TAKE6_NB_DRAFT3_K": "1",
     "TAKE6_NB_WORKERS": "1",
+    "TAKE6_NB_BOTGAP_K": "2,3",
+    "TAKE6_NB_SAFE_K": "4",
+    "TAKE6_NB_BOTGAP_SEEDS": "2",
 }
 
 
@@ -30,6 +33,8 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         monkeypatch.setenv(key, value)
     store = tmp_path / "small.sqlite"
     monkeypatch.setenv("TAKE6_NB_STORE", str(store))
+    gaps = tmp_path / "botgap.jsonl"
+    monkeypatch.setenv("TAKE6_NB_BOTGAP", str(gaps))
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     nb = nbformat.read(NOTEBOOK, as_version=4)
     # IPC sockets in the temporary directory: the kernel needs no network at all.
@@ -45,7 +50,10 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert "deals: 24 items, 0 already in the store, 24 solved now" in text
     assert "drafts-2p: 4 items" in text and "drafts-3p: 3 items" in text
-    assert sum("image/png" in o.get("data", {}) for o in outputs) >= 5
+    assert "bot gaps: 14 items, 14 computed now" in text
+    assert "safe at k=4 gives up" in text
+    assert len(gaps.read_text(encoding="utf-8").splitlines()) == 14
+    assert sum("image/png" in o.get("data", {}) for o in outputs) >= 6
     assert store.is_file()
 
 

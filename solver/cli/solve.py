@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
+from solver.cli.botgap import add_against_option, run_against
 from solver.errors import SolverError
 from solver.problem import CHECKPOINT_EVERY, CORES, Objective, default_objective
 from take6.cli.common import add_rules_option, file_errors, read_file
@@ -104,6 +105,7 @@ def register(subparsers: Any) -> None:
         help=f"seconds between checkpoints during the search (default {CHECKPOINT_EVERY:.0f})",
     )
     add_core_options(p)
+    add_against_option(p)
     p.set_defaults(func=run_solve)
     c = subparsers.add_parser(
         "check-certificate",
@@ -254,6 +256,8 @@ def run_solve(args: argparse.Namespace) -> int:
     from solver.api import solve
     from solver.verify.certificate import write_certificate
 
+    if args.against is not None:
+        return run_against(args)
     position = read_position(args.position, args.rules)
     check_limits(args)
     if (args.graph_all or args.graph_max_nodes != 20_000) and not args.graphml:

@@ -39,7 +39,7 @@ from take6.display.terminal import cards_text, console, rows_table
 from take6.io.record import Record
 from take6.notation import format_position
 from take6.placement import Move, Reason, Side
-from take6.play.bots import Bot, make_bot
+from take6.play.bots import Agent, make_bot
 from take6.play.game import play_steps
 from take6.position import Position
 from take6.rules import Rules
@@ -390,7 +390,7 @@ def play_with_humans(
         if sys.stdin.isatty():
             with contextlib.suppress(ImportError):  # line editing at the prompt, where present
                 import readline  # noqa: F401
-    agents: list[Bot] = [
+    agents: list[Agent] = [
         HumanPlayer(p, seats, read) if p in humans else make_bot(names[p])
         for p in range(rules.players)
     ]

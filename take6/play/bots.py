@@ -9,12 +9,18 @@ Randomness comes from the ``rng`` argument, so a game is reproducible from its s
   Kids, where the most heads win, the dearest one).
 * ``safe`` — the lowest card that takes nothing if placed on the table as it is now (ignoring
   the others' cards); otherwise the card that takes the fewest heads; cheapest row when choosing.
+
+``random`` randomises every decision, ``cheapest`` its cards and Logik picks only, ``safe``
+nothing. :func:`policy` gives a bot's decision as an exact distribution over the legal actions
+(what ``act`` samples), for analyses that need the policy itself, such as the exact value of
+optimal play against a bot.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Protocol
 
 from take6.cards import Card
@@ -24,10 +30,36 @@ from take6.rules import Rules
 from take6.state import Action, ChooseRow, Phase, Pick, Play, State
 
 
-class Bot(Protocol):
+class Agent(Protocol):
+    """Whatever decides for a seat in a game (a bot, or the command line's human player)."""
+
     name: str
 
     def act(self, state: State, player: int, rng: random.Random) -> Action: ...
+
+
+class Bot(Agent, Protocol):
+    """A bot policy: an agent whose decision is also known as an exact distribution."""
+
+    def distribution(self, state: State, player: int) -> dict[Action, Fraction]: ...
+
+
+def _uniform(actions: Sequence[Action]) -> dict[Action, Fraction]:
+    out: dict[Action, Fraction] = {}
+    for a in actions:
+        out[a] = out.get(a, Fraction(0)) + Fraction(1, len(actions))
+    return out
+
+
+def policy(bot: Bot, state: State, player: int) -> dict[Action, Fraction]:
+    """The exact distribution of ``bot.act(state, player, rng)`` over the legal actions
+    (probabilities that sum to 1; a deterministic decision has one action with probability 1).
+
+    Raises :class:`~take6.errors.UsageError` when ``player`` has nothing to do, as ``act``
+    does."""
+    if player not in state.to_act():
+        raise UsageError(f"player {player + 1} has nothing to do in {state.describe()}")
+    return bot.distribution(state, player)
 
 
 def _row_cost(row: tuple[Card, ...], rules: Rules) -> tuple[int, int]:
@@ -83,6 +115,20 @@ class RandomBot:
             return Pick(player, state.pool[rng.randrange(len(state.pool))])
         raise UsageError(f"player {player + 1} has nothing to do in {state.describe()}")
 
+    def distribution(self, state: State, player: int) -> dict[Action, Fraction]:
+        """What :meth:`act` draws, with its probabilities (each index equally likely)."""
+        if state.phase is Phase.CHOOSE:
+            hand = state.hands[player]
+            if state.rules.pile_play:
+                return {Play(player, hand[0]): Fraction(1)}
+            return _uniform([Play(player, c) for c in hand])
+        if state.phase is Phase.ROW_CHOICE:
+            assert state.pending is not None
+            return _uniform([ChooseRow(player, m.row) for m in state.pending.placement.options])
+        if state.phase is Phase.DRAFT:
+            return _uniform([Pick(player, c) for c in state.pool])
+        raise UsageError(f"player {player + 1} has nothing to do in {state.describe()}")
+
 
 class CheapestRowBot(RandomBot):
     name = "cheapest"
@@ -91,6 +137,11 @@ class CheapestRowBot(RandomBot):
         if state.phase is Phase.ROW_CHOICE:
             return cheapest_row(state, player)
         return super().act(state, player, rng)
+
+    def distribution(self, state: State, player: int) -> dict[Action, Fraction]:
+        if state.phase is Phase.ROW_CHOICE:
+            return {cheapest_row(state, player): Fraction(1)}
+        return super().distribution(state, player)
 
 
 class SafeBot(RandomBot):
@@ -109,6 +160,15 @@ class SafeBot(RandomBot):
             mid = (deck[0] + deck[-1]) / 2
             return Pick(player, min(state.pool, key=lambda c: (table[c], abs(c - mid), c)))
         return super().act(state, player, rng)
+
+    def distribution(self, state: State, player: int) -> dict[Action, Fraction]:
+        """One action with probability 1, except a Kids pile's top card (no choice either)."""
+        if state.phase in (Phase.ROW_CHOICE, Phase.DRAFT) or (
+            state.phase is Phase.CHOOSE and not state.rules.pile_play
+        ):
+            # act() draws nothing from its rng in these phases.
+            return {self.act(state, player, random.Random(0)): Fraction(1)}
+        return super().distribution(state, player)
 
 
 BOTS: dict[str, Callable[[], Bot]] = {

@@ -13,7 +13,7 @@ from typing import Any
 
 from take6.errors import UsageError
 from take6.io.record import Record, action_to_json, rules_to_json
-from take6.play.bots import Bot
+from take6.play.bots import Agent, Bot
 from take6.rules import Rules
 from take6.state import (
     Action,
@@ -46,7 +46,7 @@ class GameRecord:
 
 def play_steps(
     rules: Rules,
-    agents: Sequence[Bot],
+    agents: Sequence[Agent],
     seed: int,
     *,
     max_actions: int = 1_000_000,

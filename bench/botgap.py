@@ -1,0 +1,100 @@
+"""How far the bots are from optimal, on the benchmark's deals (not a test).
+
+For each hand size k, deal seed and bot: the game value of the 2-player Logik deal (``diff`` for
+player 1, :func:`solver.api.solve`), the exact value of player 1's best reply to the bot in
+seat 2 (:func:`solver.botgap.against_bot`) and the gap between them (heads per round the bot
+gives up against a perfect opponent), with the CPU seconds of the reply's search. The deals are
+``python bench/solve.py --deal K SEED``; each line is reproducible with
+``take6 solve "$(python bench/solve.py --deal K SEED)" --against BOT``.
+
+    python bench/botgap.py                          # k = 4..6, seeds 0-2, every bot
+    python bench/botgap.py --k 7 --bots safe --seeds 0 1 2 3 4
+    python bench/botgap.py --jsonl gaps.jsonl       # also one JSON line per item (resumes)
+
+``--jsonl FILE`` appends each item's figures (exact values as text, ``take6 solve --against
+--json``'s fields plus ``k`` and ``seed``) and skips the items already in it, so a run that was
+stopped continues; ``notebooks/logik_draft.ipynb`` reads the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from solve import deal
+
+from solver.api import fraction_text
+from solver.botgap import BotGap, Reply, against_bot, bot_gap
+from take6.play.bots import BOTS
+
+
+def reply_json(r: Reply) -> dict[str, object]:
+    """A reply alone (no game value) in the same JSON form."""
+    return BotGap(r, None, Fraction(0), Fraction(0), 0.0).to_json() | {
+        "value_lower": None,
+        "value_upper": None,
+    }
+
+
+def short(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--k", type=int, nargs="*", default=[4, 5, 6], help="hand sizes")
+    ap.add_argument("--seeds", type=int, nargs="*", default=[0, 1, 2], help="deal seeds")
+    ap.add_argument("--bots", nargs="*", default=list(BOTS), choices=list(BOTS))
+    ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per search")
+    ap.add_argument(
+        "--reply-only",
+        action="store_true",
+        help="only the best reply to the bot, not the game value (k = 9, 10: the game search "
+        "takes minutes to hours)",
+    )
+    ap.add_argument("--jsonl", metavar="FILE", help="append each item as a JSON line (resumes)")
+    args = ap.parse_args()
+    done: set[tuple[int, int, str]] = set()
+    if args.jsonl and Path(args.jsonl).is_file():
+        for text in Path(args.jsonl).read_text(encoding="utf-8").splitlines():
+            d = json.loads(text)
+            done.add((d["k"], d["seed"], d["bot"]))
+    print(
+        f"{'k':>2} {'seed':>4} {'bot':>8} {'value':>9} {'vs bot':>9} {'gap':>9} {'cpu s':>8} "
+        f"{'positions':>9}"
+    )
+    for k in args.k:
+        for seed in args.seeds:
+            for name in args.bots:
+                if (k, seed, name) in done:
+                    continue
+                if args.reply_only:
+                    r = against_bot(deal(k, seed), name, 0, time_limit=args.time_limit)
+                    g = None
+                else:
+                    g = bot_gap(deal(k, seed), name, 0, time_limit=args.time_limit)
+                    r = g.reply
+
+                def show(v: object) -> str:
+                    return "-" if v is None else f"{float(v):+.4f}"  # type: ignore[arg-type]
+
+                print(
+                    f"{k:>2} {seed:>4} {name:>8} {show(g and g.value):>9} {show(r.value):>9} "
+                    f"{show(g and g.gap):>9} {r.cpu_seconds:>8.2f} {r.positions:>9}"
+                    + ("" if r.value is None else f"  vs bot {short(fraction_text(r.value))}"),
+                    flush=True,
+                )
+                if args.jsonl and r.solved:
+                    data = {"k": k, "seed": seed, **(g.to_json() if g else reply_json(r))}
+                    with open(args.jsonl, "a", encoding="utf-8") as f:
+                        f.write(json.dumps(data) + "\n")
+
+
+if __name__ == "__main__":
+    main()

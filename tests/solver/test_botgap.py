@@ -1,0 +1,229 @@
+"""The best reply to a bot (solver.botgap, take6 solve --against) against an independent brute
+force: plain recursion over the reference engine, the bot's distribution found by running its
+``act`` with every draw of its rng, no table and no summary of the rows."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.api import solve_position
+from solver.botgap import _key, against_bot, bot_gap
+from solver.errors import SolverError
+from take6 import (
+    EndCondition,
+    Phase,
+    Play,
+    Position,
+    State,
+    apply,
+    from_position,
+    legal_actions,
+    parse_position,
+)
+from take6.play.bots import BOTS, make_bot
+from take6.state import Action
+
+
+class Draw(random.Random):
+    """``randrange(n)`` returns the chosen index (mod n): one run of ``act`` per index."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(0)
+        self.index = index
+        self.ranges: list[int] = []
+
+    def randrange(self, start: int, *args: object, **kwargs: object) -> int:
+        self.ranges.append(start)
+        return self.index % start
+
+
+def bot_actions(name: str, s: State, p: int) -> list[tuple[Action, Fraction]]:
+    probe = Draw(0)
+    make_bot(name).act(s, p, probe)
+    n = probe.ranges[0] if probe.ranges else 1
+    return [(make_bot(name).act(s, p, Draw(i)), Fraction(1, n)) for i in range(n)]
+
+
+def brute(s: State, me: int, bot: str) -> Fraction:
+    """The expected final (bot's heads - my heads) of my best reply, by plain recursion."""
+    other = 1 - me
+    if s.phase is Phase.GAME_OVER:
+        return Fraction(s.totals[other] - s.totals[me])
+    if s.phase is Phase.ROW_CHOICE:
+        assert s.pending is not None
+        if s.pending.player == me:
+            return max(brute(apply(s, a), me, bot) for a in legal_actions(s, me))
+        return sum(
+            (q * brute(apply(s, a), me, bot) for a, q in bot_actions(bot, s, other)), Fraction(0)
+        )
+    best = None
+    for card in s.hands[me]:
+        mine = apply(s, Play(me, card))
+        v = sum(
+            (q * brute(apply(mine, a), me, bot) for a, q in bot_actions(bot, s, other)), Fraction(0)
+        )
+        best = v if best is None else max(best, v)
+    assert best is not None
+    return best
+
+
+def logik_deal(k: int, seed: int) -> Position:
+    rng = random.Random(seed)
+    deck = list(range(1, 2 * k + 5))
+    rng.shuffle(deck)
+    rows = [[c] for c in sorted(deck[:4])]
+    return Position.create(
+        "logik", rows, [sorted(deck[4 : 4 + k]), sorted(deck[4 + k :])], deck=2 * k + 4
+    )
+
+
+def one_round(pos: Position) -> State:
+    return from_position(pos, pos.rules.with_(end=EndCondition(target=None, rounds=1)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from([2, 3]),
+    st.integers(0, 10**6),
+    st.sampled_from(list(BOTS)),
+    st.sampled_from([0, 1]),
+)
+def test_best_reply_equals_brute_force(k: int, seed: int, bot: str, me: int) -> None:
+    pos = logik_deal(k, seed)
+    r = against_bot(pos, bot, me)
+    assert r.solved and r.value == brute(one_round(pos), me, bot)
+    assert r.best and all(r.cards[c] == r.value for c in r.best)
+
+
+@pytest.mark.parametrize("bot", list(BOTS))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "logik:12 5/1/12/7 2,6,9,10|3,4,8,11",  # bench/solve.py --deal 4 0
+        "standard 12/37/43/58 5,55,70|15,44,61",  # cards far apart: the table relabels them
+        "standard 3/20,21,22,23,24/50/90 1,25,60|2,26,91",  # a full row, too-low cards
+        "profi 10/30/50/70 20,40,60|29,51,8",  # left placements and their ties
+    ],
+)
+def test_best_reply_equals_brute_force_on_larger_positions(text: str, bot: str) -> None:
+    pos = parse_position(text)
+    for me in (0, 1):
+        r = against_bot(pos, bot, me)
+        assert r.value == brute(one_round(pos), me, bot), (text, bot, me)
+
+
+def test_table_key_keeps_what_matters_and_forgets_the_rest() -> None:
+    """The key (solver.botgap._key) is the live cards' order and heads and the rows' ends,
+    lengths and heads: an order- and heads-preserving relabelling of the rows' last cards keeps
+    it (and the value against every bot), a row worth more heads changes it."""
+    base = parse_position("standard 12/37/43/58 5,55,70|15,44,61")
+    moved = parse_position("standard 13/38/42/57 5,55,70|15,44,61")
+    dearer = parse_position("standard 12/37/43/60 5,55,70|15,44,61")  # 60: 3 heads, 58: 1
+
+    def key(pos: Position) -> object:
+        return _key(pos.rows, pos.hands, profi=False, heads=pos.rules.heads)
+
+    assert key(base) == key(moved) != key(dearer)
+    for bot in BOTS:
+        for me in (0, 1):
+            assert against_bot(base, bot, me).value == against_bot(moved, bot, me).value
+            assert against_bot(dearer, bot, me).value == brute(one_round(dearer), me, bot)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_gap_is_never_negative_and_safe_is_exploited(seed: int) -> None:
+    pos = logik_deal(4, seed)
+    for bot in BOTS:
+        g = bot_gap(pos, bot)
+        assert g.value == solve_position(pos).value
+        assert g.value is not None and g.gap is not None and g.gap >= 0
+        assert g.reply.value == g.value + g.gap
+
+
+def test_known_values() -> None:
+    # bench/solve.py --deal 4 0, computed by this module and checked against the brute force.
+    pos = Position.create("logik", [[5], [1], [12], [7]], [[2, 6, 9, 10], [3, 4, 8, 11]], deck=12)
+    assert brute(one_round(pos), 0, "cheapest") == Fraction(29, 24)
+    g = bot_gap(pos, "cheapest")
+    assert g.value == 0 and g.reply.best == [2]
+    assert g.reply.value == g.gap == Fraction(29, 24)
+
+
+def test_bad_inputs() -> None:
+    three = Position.create("logik", [[1], [2], [3], [4]], [[5], [6], [7]], deck=7)
+    with pytest.raises(SolverError, match="needs 2 players, got 3"):
+        against_bot(three, "safe")
+    with pytest.raises(ValueError, match="unknown bot 'smart'"):
+        bot_gap(logik_deal(2, 0), "smart")
+    with pytest.raises(SolverError, match="player must be seat 0 or 1, got 2"):
+        against_bot(logik_deal(2, 0), "safe", 2)
+
+
+def test_time_limit_keeps_a_lower_bound() -> None:
+    pos = logik_deal(6, 1)
+    r = against_bot(pos, "random", time_limit=0.01)
+    assert not r.solved and r.value is None
+    assert all(r.lower >= v for v in r.cards.values())
+
+
+def take6(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "take6", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_cli_against() -> None:
+    pos = "logik:12 5/1/12/7 2,6,9,10|3,4,8,11"
+    out = take6("solve", pos, "--against", "cheapest", "--no-progress")
+    assert out.returncode == 0, out.stderr
+    assert "game value 0" in out.stdout
+    assert "against cheapest 29/24" in out.stdout and "gap 29/24" in out.stdout
+    out = take6("solve", pos, "--against", "safe", "--player", "2", "--json")
+    data = json.loads(out.stdout)
+    assert (data["player"], data["bot_player"], data["bot"]) == (1, 0, "safe")
+    assert Fraction(data["gap"]) == Fraction(data["against_bot"]) - Fraction(data["value"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--against", "smart"], "unknown bot 'smart' (known: random, cheapest, safe)"),
+        (
+            ["--against", "safe", "--certificate", "c.json"],
+            "--certificate does not go with --against safe",
+        ),
+        (["--against", "safe", "--objective", "paranoid"], "--against values the diff objective"),
+        (["--against", "safe", "--player", "3"], "--player must be 1 or 2, got 3"),
+    ],
+)
+def test_cli_against_errors(args: list[str], message: str) -> None:
+    out = take6("solve", "logik:12 5/1/12/7 2,6,9,10|3,4,8,11", *args)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+    three = take6("solve", "logik:7 1/2/3/4 5|6|7", "--against", "safe")
+    assert three.returncode == 2 and "--against needs 2 players, got 3" in three.stderr
+
+
+def test_cli_sigterm_keeps_the_game_value_and_a_bound() -> None:
+    pos = "logik:18 5/2/14/13 1,3,10,11,12,16,17|4,6,7,8,9,15,18"  # bench/solve.py --deal 7 0
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "take6", "solve", pos, "--against", "random", "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(6)  # the game value takes under a second, the best reply many minutes
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "game value -1743314878/2194614761" in out
+    assert "against random interrupted: value >= " in out and "Traceback" not in err
