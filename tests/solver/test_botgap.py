@@ -227,3 +227,25 @@ def test_cli_sigterm_keeps_the_game_value_and_a_bound() -> None:
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "game value -1743314878/2194614761" in out
     assert "against random interrupted: value >= " in out and "Traceback" not in err
+
+
+def test_best_reply_follows_a_rules_files_heads() -> None:
+    # A house table (every card 2 heads, 7 worth 9, 11 none) on 3 rows of capacity 3: the best
+    # reply reads the rules' heads (its table key and its bound), as the engine's brute force
+    # does; the same position under the standard heads is worth something else.
+    from take6.io.rulesfile import rules_from_toml
+
+    shape = 'base = "standard"\nplayers = 2\nhand_size = 4\nrows = 3\nrow_capacity = 3\n'
+    house = rules_from_toml(
+        shape + 'deck = "1..16"\n[heads]\ncards = { 7 = 9, 11 = 0 }\ndefault = 2\n'
+    )
+    plain = rules_from_toml(shape + 'deck = "1..16"\n')
+    text = "standard 12/3,5,6/14 1,7,11,15|2,9,10,16"
+    pos, std = parse_position(text, house), parse_position(text, plain)
+    differs = False
+    for bot in BOTS:
+        for me in (0, 1):
+            value = brute(one_round(pos), me, bot)
+            assert against_bot(pos, bot, me).value == value, (bot, me)
+            differs = differs or value != brute(one_round(std), me, bot)
+    assert differs
