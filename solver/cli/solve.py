@@ -278,6 +278,13 @@ def run_solve(args: argparse.Namespace) -> int:
     objective = Objective(args.objective) if args.objective else default_objective(position.players)
     settings = core_settings(args, position)
     progress = settings["progress"]
+    if progress is not None and args.checkpoint is not None and os.path.isfile(args.checkpoint):
+        size = os.path.getsize(args.checkpoint) / 2**20
+        # (a checkpoint of gigabytes takes seconds to check and read: the progress line says
+        # what is going on meanwhile)
+        print(
+            f"take6: resuming from checkpoint {args.checkpoint} ({size:.1f} MiB)", file=sys.stderr
+        )
     try:
         with stop_on_terminate() as terminated:
             result, search = solve(

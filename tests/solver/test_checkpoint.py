@@ -157,9 +157,10 @@ def test_cli_resumes_and_reports(tmp_path: Path) -> None:
     assert not data["solved"] and data["checkpoint"]["read"] is None
     assert data["checkpoint"]["saved"]["entries"] > 0
     assert data["checkpoint"]["bytes"] == path.stat().st_size
-    second = take6("solve", pos, "--checkpoint", str(path))
+    second = take6("solve", pos, "--checkpoint", str(path), "--progress")
     assert second.returncode == 0, second.stderr
     assert f"checkpoint {path}: resumed from" in second.stdout and "saved" in second.stdout
+    assert second.stderr.startswith(f"take6: resuming from checkpoint {path} (")
     fresh = json.loads(take6("solve", pos, "--json", check=True).stdout)
     again = json.loads(take6("solve", pos, "--checkpoint", str(path), "--json", check=True).stdout)
     assert again["value"] == fresh["value"] and again["nodes"] < fresh["nodes"]
