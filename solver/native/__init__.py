@@ -142,6 +142,8 @@ _GRID = 1 << 32
 """A window end that does not fit is rounded outward to a multiple of 1/_GRID."""
 
 
+MAX_NATIVE_CAPACITY = 250
+"""The compiled core keeps a row's length in 8 bits."""
 CHECKPOINT_DEPTH = 2
 """A checkpoint keeps the entries of positions of at least this many cards a hand: every entry.
 Measured on a 2 x 8 deal stopped halfway (15 M of its 34 M nodes): resumed from every entry it
@@ -172,6 +174,11 @@ class NativeSearch:
         rules = problem.rules
         if rules.rows > 16:
             raise SolverError(f"the compiled core handles at most 16 rows, not {rules.rows}")
+        if rules.row_capacity > MAX_NATIVE_CAPACITY:
+            raise SolverError(
+                f"the compiled core handles rows of at most {MAX_NATIVE_CAPACITY} cards, not "
+                f"{rules.row_capacity}"
+            )
         if problem.players > 10:
             raise SolverError(
                 f"the compiled core handles at most 10 players, not {problem.players}"

@@ -127,3 +127,23 @@ def test_solve_cli_with_a_rules_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     path.write_text(RULES.replace("players = 2", "players = 3"))
     assert main(["solve", "--rules", str(path), POSITION]) == 2
     assert "says players = 3" in capsys.readouterr().err
+
+
+def test_rows_longer_than_the_compiled_core_holds_fall_back_to_python() -> None:
+    from solver import native
+    from solver.api import solve
+    from solver.errors import SolverError
+    from take6.io.rulesfile import rules_from_toml
+    from take6.notation import parse_position
+
+    rules = rules_from_toml(
+        'base = "standard"\nplayers = 2\nhand_size = 2\nrows = 2\nrow_capacity = 300\n'
+        'deck = "1..8"\n'
+    )
+    pos = parse_position("standard 1/5 2,3|6,7", rules)
+    result, _ = solve(pos)
+    assert result.solved and result.core == "python"
+    if native.AVAILABLE:
+        assert "rows of at most 250 cards, not 300" in result.core_note
+        with pytest.raises(SolverError, match="rows of at most 250 cards"):
+            solve(pos, core="native")
