@@ -165,6 +165,12 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--workers", type=int, metavar="N", help="process executor: N processes (default: CPUs)"
     )
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask executor: the scheduler address")
+    p.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="each worker's table budget on the compiled core, e.g. 2G (default: a quarter of "
+        "the machine's memory, at most 4G; a worker holds one table at a time)",
+    )
     add_progress_option(p, "items done of items, items/s, time elapsed and left")
     p.add_argument("--json", action="store_true", help="print the run's report as JSON")
 
@@ -203,6 +209,12 @@ def _run(args: argparse.Namespace, study: Study) -> int:
     from solver.study.store import Store
 
     check_executor(args.executor, args.workers, args.scheduler)
+    memory = None
+    if args.memory is not None:
+        from solver.native import check_memory, parse_memory
+
+        memory = parse_memory(args.memory)
+        check_memory(memory)
     name = prepare(args.store, study, args.study)
     with Store(args.store, create=False) as db:
         left = study.items() - len(db.done_items(name))
@@ -232,6 +244,7 @@ def _run(args: argparse.Namespace, study: Study) -> int:
                 executor=executor,
                 window=window,
                 progress=progress if line is not None else None,
+                memory=memory,
             )
     finally:
         if line is not None:

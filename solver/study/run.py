@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import metadata
 from itertools import islice
@@ -95,7 +95,9 @@ def run_task(task: Task) -> Row:
 def _solve_deal(task: Task) -> Row:
     assert task.deal is not None and task.seed is not None
     pos = deal_position(task.hand_size, task.deal, task.seed, task.players)
-    result, _ = solve(pos, task.objective, task.player, node_limit=task.node_limit)
+    result, _ = solve(
+        pos, task.objective, task.player, node_limit=task.node_limit, memory=task.memory
+    )
     data = result.to_json()
     summary = {"strategies": data["strategies"], "line": data["line"], "lps": data["lps"]}
     return {
@@ -119,6 +121,7 @@ def _solve_draft(task: Task) -> Row:
         task.objective,
         task.player,
         only_pick=task.first_pick,
+        memory=task.memory,
     )
     data = result.to_json()
     keys = ("picks", "best_picks", "line", "play", "leaves", "leaf_hits", "play_nodes")
@@ -336,6 +339,7 @@ def run_study(
     window: int = 8,
     batch_seconds: float = 0.2,
     progress: Progress | None = None,
+    memory: int | None = None,
 ) -> RunReport:
     """Solve every item of ``study`` not yet in ``store`` and write each result as it arrives.
 
@@ -345,7 +349,9 @@ def run_study(
     go in batches of about ``batch_seconds`` of work (at most :data:`MAX_BATCH` items), so the
     cost of a round trip to a worker does not dominate. Each row is still written in its own
     transaction as soon as its batch returns. Raises :class:`StudyError` when the store holds
-    a study of that name with other parameters."""
+    a study of that name with other parameters. ``memory`` is each item's table budget on
+    the compiled core, in bytes (default :func:`solver.native.default_memory`; a worker holds
+    one table at a time)."""
     label = prepare(store, study, name)
     if window < 1:
         raise StudyError(f"window must be at least 1, got {window}")
@@ -357,7 +363,7 @@ def run_study(
     with Store(store) as db:
         done = db.done_items(label)
         # Generated lazily: only the batches in flight exist at any time.
-        pending = (t for t in study.tasks() if t.item not in done)
+        pending = (replace(t, memory=memory) for t in study.tasks() if t.item not in done)
         skipped = len(done)
         count = skipped
         if progress is not None:

@@ -224,6 +224,9 @@ class Task:
     first_picker: int | None = None
     node_limit: int | None = None
     first_pick: int | None = None
+    memory: int | None = None
+    """The compiled core's table budget in bytes for this item (not a parameter of the study:
+    it changes no result)."""
 
 
 def optional_module(module: str, what: str, extra: str) -> Any:

@@ -155,3 +155,20 @@ def test_kill_9_and_resume_pick_by_pick(tmp_path: Path) -> None:
     assert report.skipped == done and report.skipped + report.solved == 14
     assert summaries(store) == summaries(whole)
     assert summaries(store)[0].value == solve_draft(2, 5, 0, play=False).value
+
+
+def test_memory_is_a_setting_of_the_run_not_of_the_study(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "mem.sqlite"
+    base = ["study", "drafts", "--hand-size", "2", "--by-first-pick", "--store", str(store)]
+    assert main([*base, "--memory", "64M", "--no-progress", "--workers", "1"]) == 0
+    capsys.readouterr()
+    # The same study with another budget resumes it (nothing left to do), not a new study.
+    assert main([*base, "--memory", "128M", "--no-progress", "--workers", "1"]) == 0
+    assert "16 already done, 0 solved now" in capsys.readouterr().out
+    assert main([*base, "--memory", "lots", "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "lots" in err[0]
+    with Store(store, create=False) as db:
+        assert "memory" not in db.studies()[0].params
