@@ -1333,6 +1333,20 @@ void probe_keys(const Config& C, Key out[2]) {
     }
 }
 
+// A checkpoint file opened with a 1 MiB buffer (buf, which must outlive it); null with err
+// set ("cannot read/write PATH: why") when it cannot be opened.
+FILE* open_buffered(const std::string& path, const char* mode, std::vector<char>& buf,
+                    const char* what, std::string& err) {
+    FILE* f = fopen(path.c_str(), mode);
+    if (!f) {
+        err = what + path + ": " + strerror(errno);
+        return nullptr;
+    }
+    buf.resize(1 << 20);
+    setvbuf(f, buf.data(), _IOFBF, buf.size());
+    return f;
+}
+
 // Write the entries of at least min_depth cards a hand (and every long exact value) to path,
 // streamed bucket by bucket (no copy of the table in memory), through a temporary file renamed
 // at the end (a run killed while writing leaves the last checkpoint whole). The counts, known
@@ -1341,13 +1355,9 @@ void probe_keys(const Config& C, Key out[2]) {
 bool save_table(Shared& S, const std::string& path, int min_depth, u64& nslots, u64& nbig,
                 std::string& err) {
     std::string tmp = path + ".tmp";
-    FILE* f = fopen(tmp.c_str(), "wb");
-    if (!f) {
-        err = "cannot write " + tmp + ": " + strerror(errno);
-        return false;
-    }
-    std::vector<char> buf(1 << 20);  // (outlives f: closed on every path below)
-    setvbuf(f, buf.data(), _IOFBF, buf.size());
+    std::vector<char> buf;  // (outlives f: closed on every path below)
+    FILE* f = open_buffered(tmp, "wb", buf, "cannot write ", err);
+    if (!f) return false;
     u64 ch = config_hash(S.cfg);
     Key probes[2];
     probe_keys(S.cfg, probes);
@@ -1417,13 +1427,9 @@ bool save_table(Shared& S, const std::string& path, int min_depth, u64& nslots, 
 // False with err set when the file is not a checkpoint of this configuration or is damaged;
 // the table is then untouched.
 bool load_table(Shared& S, const std::string& path, u64& nslots, u64& nbig, std::string& err) {
-    FILE* f = fopen(path.c_str(), "rb");
-    if (!f) {
-        err = "cannot read " + path + ": " + strerror(errno);
-        return false;
-    }
-    std::vector<char> buf(1 << 20);  // (outlives f: closed on every path below)
-    setvbuf(f, buf.data(), _IOFBF, buf.size());
+    std::vector<char> buf;  // (outlives f: closed on every path below)
+    FILE* f = open_buffered(path, "rb", buf, "cannot read ", err);
+    if (!f) return false;
     u64 ch = config_hash(S.cfg);
     auto fail = [&](const std::string& why) {
         fclose(f);
