@@ -319,6 +319,11 @@ class DraftSearch:
         self.static: tuple[Num, Num] = (min(0, *w) * heads, max(0, *w) * heads)
         self.table: dict[Masks, tuple[Num, Num, int]] = {}
         self.leaves: dict[Masks, tuple[Num, Num]] = {}
+        # Safety (solver.search.safety): the seats whose safety bounds the value, and the answers
+        # found, by node and seat.
+        self.safety_seats = safety_bounds(self.problem)
+        self.safe_table: dict[tuple[Masks, int], bool] = {}
+        self.safe_refuters: dict[int, int] = {}
         self.stats = DraftStats()
         self.started = time.perf_counter()
         self.deadline = None if time_limit is None else self.started + time_limit
@@ -387,6 +392,11 @@ class DraftSearch:
             return self._leaf(masks, alpha, beta)
         found = self.table.get(masks)
         hint = 0
+        if found is None and self.safe_table:
+            lo, hi = self.safety_bounds_at(masks)
+            if (lo, hi) != self.static:
+                found = (lo, hi, 0)
+                self.table[masks] = found
         if found is not None:
             flo, fhi, hint = found
             if flo == fhi or fhi <= alpha or flo >= beta or self.stopped:
@@ -464,6 +474,11 @@ class DraftSearch:
         if sign < 0:
             alpha, beta = -beta, -alpha
         found = self.leaves.get(key)
+        if found is None and self.safe_table:
+            lo, hi = self.safety_bounds_at(masks)
+            if (lo, hi) != self.static:
+                found = (lo, hi) if sign > 0 else (-hi, -lo)
+                self.leaves[key] = found
         if found is not None:
             lo, hi = found
             if lo == hi or hi <= alpha or lo >= beta or self.play.stopped:
@@ -482,6 +497,82 @@ class DraftSearch:
         if self.play.stopped:
             self.stopped = True
         return (lo, hi) if sign > 0 else (-hi, -lo)
+
+    # -- safety ----------------------------------------------------------------------------------
+    def safe(self, masks: Masks, seat: int) -> bool | None:
+        """Whether ``seat`` can make sure of taking no head in the round from this draft node
+        (its own picks: one safe pick will do; the others': every pick must leave it safe; then
+        the play, :mod:`solver.search.safety`). None when a limit stopped the search first.
+
+        An AND-OR search over booleans: no stage games, no rationals. A safe seat's heads are
+        exactly 0 under optimal play against it, which bounds the draft value
+        (:meth:`safety_bounds_at`)."""
+        return self._safe(masks, sum(m.bit_count() for m in masks), seat)
+
+    def _safe(self, masks: Masks, picked: int, seat: int) -> bool | None:
+        got = self.safe_table.get((masks, seat))
+        if got is not None:
+            return got
+        if self.stopped:
+            return None
+        if picked == self.total:
+            self.stats.leaves += 1
+            taken = 0
+            for m in masks:
+                taken |= m
+            table = to_table([[c] for c in _cards(self.full & ~taken)], self.heads)
+            answer = self.play.safe(table, tuple(_cards(m) for m in masks), seat)
+            if answer is None:
+                self.stopped = True
+                return None
+        else:
+            self._tick()
+            if self.stopped:
+                return None
+            p = self.picker(picked)
+            taken = 0
+            for m in masks:
+                taken |= m
+            free = self.full & ~taken
+            order = [c for c in range(self.deck, 0, -1) if free >> (c - 1) & 1]
+            own = p == seat
+            killer = self.safe_refuters.get(picked)
+            if not own and killer in order:
+                order.remove(killer)
+                order.insert(0, killer)
+            answer = not own  # own picks: any safe one; the others': all must be safe
+            before, mine, after = masks[:p], masks[p], masks[p + 1 :]
+            for c in order:
+                sub = self._safe((*before, mine | 1 << (c - 1), *after), picked + 1, seat)
+                if sub is None:
+                    return None
+                if sub == own:
+                    answer = own
+                    if not own:
+                        self.safe_refuters[picked] = c
+                    break
+        self.safe_table[masks, seat] = answer
+        return answer
+
+    def safety_bounds_at(self, masks: Masks) -> tuple[Num, Num]:
+        """Bounds on the value of ``masks`` from the safety answers found there (static bounds
+        where there are none)."""
+        lo, hi = self.static
+        for seat, side in self.safety_seats:
+            if self.safe_table.get((masks, seat)):
+                if side > 0:
+                    lo = max(lo, 0)
+                else:
+                    hi = min(hi, 0)
+        return lo, hi
+
+    def prove_by_safety(self, masks: Masks) -> tuple[Num, Num]:
+        """Run the safety searches of :attr:`safety_seats` at ``masks`` and return the bounds
+        they prove (``(0, 0)`` when the value is shown to be exactly 0)."""
+        for seat, _ in self.safety_seats:
+            if self.safe(masks, seat) is None:
+                break
+        return self.safety_bounds_at(masks)
 
     def exact(self, masks: Masks, guess: Num = 0) -> Num | None:
         """The exact value of ``masks`` (None if a limit stopped the search first).
@@ -517,6 +608,30 @@ class DraftSearch:
             else:  # pragma: no cover - a value with no child reaching it cannot happen
                 raise RuntimeError(f"no optimal pick found after {line}")
         return line
+
+
+def safety_bounds(problem: Problem) -> list[tuple[int, int]]:
+    """The seats whose safety (taking no head for sure) bounds the value of ``problem``, each
+    with the side of the bound: ``+1`` when its safety proves value >= 0, ``-1`` value <= 0.
+
+    The value is ``sum(w[s] * heads[s])``. If a max-side seat ``s`` is the only one of its side
+    with a non-zero weight, ``w[s] <= 0`` and every min-side weight is ``>= 0``, then ``s``
+    taking no head makes every term ``>= 0``: value >= 0. The mirror holds for the min side.
+    ``diff``: each of the two seats (the player for >= 0, the other for <= 0); ``paranoid``: the
+    player (<= 0; its heads are never negative, so then the value is 0)."""
+    w = problem.weights
+    out: list[tuple[int, int]] = []
+    for side, other, sign in (
+        (problem.max_side, problem.min_side, 1),
+        (problem.min_side, problem.max_side, -1),
+    ):
+        weighted = [s for s in side if w[s] != 0]
+        if len(weighted) != 1:
+            continue
+        s = weighted[0]
+        if sign * w[s] <= 0 and all(sign * w[q] >= 0 for q in other):
+            out.append((s, sign))
+    return out
 
 
 def solve_draft(
@@ -587,6 +702,10 @@ def solve_draft(
         ds.picks_total = len(firsts)
         for c in reversed(firsts):  # high cards first, as in the search
             child = ds.child(root, c)
+            # Safety first: a pick where every weighted seat can take no head is worth exactly
+            # 0, and one safe seat bounds it; both are cheap booleans, and the answers found
+            # below bound the nodes the value search meets.
+            ds.prove_by_safety(child)
             v = ds.exact(child, guess)
             if v is not None:
                 guess = v

@@ -29,6 +29,7 @@ from solver.kernel import Hands, Table
 from solver.matrix import Num
 from solver.problem import CHECKPOINT_EVERY, Problem
 from solver.search import INF, Entry, JointAction, Solution
+from solver.search.alphabeta import check_seat
 from take6.rules import ProfiTie
 
 _core: ModuleType | None
@@ -319,6 +320,14 @@ class NativeSearch:
         x = tuple((rows[i], Fraction(*q)) for i, q in xs)
         y = tuple((cols[j], Fraction(*q)) for j, q in ys)
         return Solution(_num(v), x, y)
+
+    def safe(self, table: Table, hands: Hands, player: int) -> bool | None:
+        """Whether seat ``player`` (0-based) can make sure of taking no head from this position
+        (:mod:`solver.search.safety`); None when a limit stopped the search first. Answers
+        share the table (keyed apart from values)."""
+        check_seat(player, len(hands))
+        got = self.core.safe(table, hands, player)
+        return None if got is None else bool(got)
 
     def actions(self, hands: Hands) -> tuple[list[JointAction], list[JointAction]]:
         """The joint actions of the max side (matrix rows) and the min side (columns), in the

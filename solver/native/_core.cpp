@@ -1750,6 +1750,108 @@ class Searcher {
         return out;
     }
 
+    // Safety (solver/search/safety.py): can seat p make sure of taking no head for the rest of
+    // the round, whatever the other seats play (as one side, knowing everything) and choose?
+    // A pure question: a mixed strategy takes no head for sure only if each card it plays does,
+    // so p needs one card whose every reply leads to a safe position (and, at its own row
+    // choices, one safe option; at the others', every option safe). Answers go to the table
+    // under the position's key salted by p (value 0: safe, 1: not), at the position's depth.
+    // False when a limit stopped the search (the caller then reads stopped, not the answer).
+    bool safe(const Table& t, const Hands& hs, int p) {
+        if (hs.h[0] == 0) return true;
+        int depth = popcount128(hs.h[0]);
+        int n = hs.n;
+        if (depth == 1) {
+            ++c_nodes;
+            int last[MAXP], fin[MAXP][2];
+            for (int q = 0; q < n; ++q) last[q] = ctz128(hs.h[q]);
+            reveal(last, n, fin);
+            Hands empty;
+            empty.n = n;
+            for (int q = 0; q < n; ++q) empty.h[q] = 0;
+            return turn_safe(t, fin, n, 0, empty, p);
+        }
+        Key key = make_key(C.R, t, hs);
+        key.a ^= mix64(0x5afe5afe00ULL + u64(p));
+        key.b ^= mix64(0xa5a5a5a500ULL + u64(p));
+        Bounds found;
+        int hint = -1;
+        if (S.tt.get(key, depth, found) && found.lo == found.hi) {
+            ++c_hits;
+            return is_zero(found.lo);
+        }
+        if (S.stopped.load(std::memory_order_relaxed)) return false;
+        tick();
+        ++c_exp[std::min(32, depth)];
+        if (found.hi_i >= 0) hint = found.hi_i;
+        int mine[128];
+        int nm = cards_of(hs.h[p], mine);
+        int others[MAXP], no = 0;
+        for (int q = 0; q < n; ++q)
+            if (q != p) others[no++] = q;
+        Frame& F = frames[std::min(depth, 33)];
+        std::vector<int>& replies = F.cols;
+        int nr = actions(hs, others, no, replies);
+        std::vector<int>& order = F.order_r;
+        order.resize(nm);
+        for (int i = 0; i < nm; ++i) order[i] = i;
+        if (hint >= 0 && hint < nm) std::swap(order[0], order[hint]);
+        int killer = 0;  // the reply that refuted the last card goes first
+        int cards[MAXP], plays[MAXP][2];
+        for (int i : order) {
+            bool ok = true;
+            for (int r = 0; r < nr && ok; ++r) {
+                int jr = r == 0 ? killer : (r == killer ? 0 : r);
+                cards[p] = mine[i];
+                for (int k = 0; k < no; ++k) cards[others[k]] = replies[jr * no + k];
+                Hands after = hs;
+                for (int q = 0; q < n; ++q) after.h[q] &= ~(u128(1) << cards[q]);
+                reveal(cards, n, plays);
+                if (!turn_safe(t, plays, n, 0, after, p)) {
+                    ok = false;
+                    killer = jr;
+                }
+                if (S.stopped.load(std::memory_order_relaxed)) return false;
+            }
+            if (ok) {
+                Bounds b;
+                b.lo = b.hi = Q(0);
+                b.hi_i = i;
+                b.hi_j = 0;
+                S.tt.put(key, depth, b);
+                return true;
+            }
+        }
+        Bounds b;
+        b.lo = b.hi = Q(1);
+        S.tt.put(key, depth, b);
+        return false;
+    }
+
+    // The rest of a turn for safe(): the cards of plays[idx..] placed in order.
+    bool turn_safe(Table table, int (*plays)[2], int np, int idx, const Hands& after, int p) {
+        while (idx < np) {
+            int card = plays[idx][0], q = plays[idx][1];
+            int taken = place_forced(C.R, table, card);
+            if (taken >= 0) {
+                if (taken > 0 && q == p) return false;
+                ++idx;
+                continue;
+            }
+            Opt opts[MAXROWS];
+            bool choice = false;
+            int no = place(C.R, table, card, opts, &choice);
+            for (int k = 0; k < no; ++k) {
+                bool ok = !(q == p && opts[k].taken > 0) &&
+                          turn_safe(opts[k].t, plays, np, idx + 1, after, p);
+                if (q == p && ok) return true;    // p's own choice: one safe option will do
+                if (q != p && !ok) return false;  // another's: every option must be safe
+            }
+            return q != p;
+        }
+        return safe(table, after, p);
+    }
+
     void cell(const Table& t, const Hands& hs, const int* a, const int* b, Q alpha, Q beta,
               Q& lo, Q& hi) {
         int n = hs.n;
@@ -2614,6 +2716,34 @@ PyObject* search_solved(PyObject* o, PyObject* args) {
     });
 }
 
+// safe(rows, hands, player) -> True / False, or None when a limit stopped the search first:
+// can `player` make sure of taking no head for the rest of the round (Searcher::safe)?
+PyObject* search_safe(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    PyObject *rows, *hands;
+    int player;
+    if (!PyArg_ParseTuple(args, "OOi", &rows, &hands, &player)) return nullptr;
+    Table t;
+    Hands hs;
+    if (!read_position(rows, hands, self->shared->cfg.players, t, hs)) return nullptr;
+    if (player < 0 || player >= hs.n) {
+        PyErr_Format(PyExc_ValueError, "player %d is not a seat 0..%d", player, hs.n - 1);
+        return nullptr;
+    }
+    return run_search(self, [&](PollCtx& ctx) -> PyObject* {
+        Shared& S = *self->shared;
+        Searcher s(S, 0);
+        s.is_main = true;
+        s.poll = poll_main;
+        s.poll_ctx = &ctx;
+        S.root_depth = -1;  // (no root bounds to publish)
+        bool ok = s.safe(t, hs, player);
+        s.flush();
+        if (S.stopped.load()) Py_RETURN_NONE;
+        return PyBool_FromLong(ok);
+    });
+}
+
 // key(rows, hands) -> (a, b): the 128-bit canonical key (for tests)
 PyObject* search_key(PyObject* o, PyObject* args) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
@@ -2798,6 +2928,8 @@ PyMethodDef search_methods[] = {
     {"value", search_value, METH_VARARGS, "value(rows, hands, alpha, beta) -> (lo, hi)"},
     {"solved", search_solved, METH_VARARGS,
      "solved(rows, hands) -> (value, x, y) or None when stopped"},
+    {"safe", search_safe, METH_VARARGS,
+     "safe(rows, hands, player) -> True/False (None when stopped): can player take no head?"},
     {"key", search_key, METH_VARARGS, "key(rows, hands) -> 128-bit canonical key"},
     {"place", search_place, METH_VARARGS, "place(rows, card) -> (choice, options)"},
     {"place_forced", search_place_forced, METH_VARARGS,

@@ -44,10 +44,12 @@ from fractions import Fraction
 from itertools import product
 from typing import Protocol
 
+from solver.errors import SolverError
 from solver.kernel import Hands, Kernel, Table, to_table
 from solver.matrix import Num, solve_game
 from solver.problem import Problem
 from solver.search.ordering import first_order, promote, rows_for_column, saddle_column_order
+from solver.search.safety import Safety, Stopped
 from solver.search.table import Entry, IndexStrategy, TranspositionTable
 
 JointAction = tuple[int, ...]
@@ -108,6 +110,7 @@ class Search:
         self._probes = 0
         self._wneg = min(0, *self.weights)
         self._wpos = max(0, *self.weights)
+        self._safety: Safety | None = None
 
     def release_limits(self) -> None:
         """Lift the time and node limits (to read strategies out of a solved search)."""
@@ -187,6 +190,25 @@ class Search:
         x = tuple((rows[i], p) for i, p in entry.x)
         y = tuple((cols[j], p) for j, p in entry.y)
         return Solution(entry.lo, x, y)
+
+    def safe(self, table: Table, hands: Hands, player: int) -> bool | None:
+        """Whether seat ``player`` (0-based) can make sure of taking no head from this position,
+        whatever the others do (:mod:`solver.search.safety`); None when a limit stopped the
+        search first. Answers are kept between calls."""
+        check_seat(player, len(hands))
+        if self._safety is None:
+
+            def tick() -> bool:
+                self._tick()
+                return self.stopped
+
+            self._safety = Safety(self.kernel, tick)
+        if self.stopped:
+            return None
+        try:
+            return self._safety.safe(table, hands, player)
+        except Stopped:
+            return None
 
     def actions(self, hands: Hands) -> tuple[list[JointAction], list[JointAction]]:
         """The joint actions of the max side (matrix rows) and the min side (columns)."""
@@ -392,6 +414,12 @@ class Search:
                     probe(i, j, -INF, INF)
 
 
+def check_seat(player: object, players: int) -> None:
+    """Refuse a seat that is not one of ``players`` (0-based) with one line."""
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
+        raise SolverError(f"player {player!r} is not a seat 0..{players - 1}")
+
+
 class Counters(Protocol):
     """What a search counts (:class:`Stats`, or the compiled core's counters)."""
 
@@ -416,6 +444,8 @@ class SearchLike(Protocol):
     def solved(self, table: Table, hands: Hands) -> Solution: ...
 
     def actions(self, hands: Hands) -> tuple[list[JointAction], list[JointAction]]: ...
+
+    def safe(self, table: Table, hands: Hands, player: int) -> bool | None: ...
 
     def release_limits(self) -> None: ...
 
