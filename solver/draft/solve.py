@@ -329,6 +329,37 @@ class DraftSearch:
         self.deadline = None if time_limit is None else self.started + time_limit
         self.stopped = False
 
+    def restart(
+        self,
+        settings: tuple[int, int, int, Objective | str, int],
+        time_limit: float | None,
+        progress: DraftProgress | None,
+    ) -> None:
+        """Start another solve with this search's tables (see :func:`solve_draft`'s
+        ``search``): the settings must be this search's, and there is no time limit."""
+        players, hand_size, first_picker, objective, player = settings
+        mine = (self.players, self.hand_size, self.first_picker, self.problem.objective)
+        try:
+            theirs = (players, hand_size, first_picker, Objective(objective))
+        except ValueError:
+            theirs = None
+        if theirs != mine or player != self.problem.player:
+            raise DraftError(
+                f"this draft search is for {self.players} players, hand size {self.hand_size}, "
+                f"first picker {self.first_picker + 1}, {self.problem.objective.value} for "
+                f"player {self.problem.player + 1}, not for the settings asked"
+            )
+        if time_limit is not None:
+            raise DraftError("a reused draft search takes no time limit")
+        if self.stopped or self.play.stopped:
+            raise DraftError("a draft search stopped by a limit cannot be reused")
+        self.progress = progress
+        self.stats = DraftStats()
+        self.started = time.perf_counter()
+        self.deadline = None
+        self.picks_done = self.picks_total = 0
+        self.reported = 0.0
+
     # -- the draft tree --------------------------------------------------------------------------
     def picker(self, picked: int) -> int:
         """The seat making pick number ``picked`` (0-based)."""
@@ -581,12 +612,22 @@ class DraftSearch:
         :attr:`windows` first (exact when the value lies inside, and much cheaper), with the
         full window only if they fail.
         """
-        for width in self.windows:
-            lo, hi = self.value(masks, guess - width, guess + width)
-            if lo == hi or self.stopped:
-                break
-        else:
-            lo, hi = self.value(masks)
+        narrow = self.windows[0]
+        lo, hi = self.value(masks, guess - narrow, guess + narrow)
+        if lo != hi and not self.stopped:
+            # Failed: the fail-soft bound on the side it failed (an upper bound after a fail
+            # low) is often the value itself, reached by the best pick found; a narrow window
+            # at it proves that (k = 7, first pick 9: a mixed value of 87 digits).
+            bound = hi if hi <= guess - narrow else lo
+            if -INF < bound < INF:
+                lo, hi = self.value(masks, bound - narrow, bound + narrow)
+        if lo != hi and not self.stopped:
+            for width in self.windows[1:]:
+                lo, hi = self.value(masks, guess - width, guess + width)
+                if lo == hi or self.stopped:
+                    break
+            else:
+                lo, hi = self.value(masks)
         return lo if lo == hi else None
 
     def principal_line(self) -> list[DraftPick]:
@@ -600,7 +641,8 @@ class DraftSearch:
             p = self.picker(len(line))
             for c in self.pool(masks):
                 nxt = self.child(masks, c)
-                lo, hi = self.value(nxt, v - 1, v + 1)  # enough to tell whether it is v
+                w = self.windows[0]
+                lo, hi = self.value(nxt, v - w, v + w)  # enough to tell whether it is v
                 if lo == hi == v:
                     line.append(DraftPick(p, c))
                     masks = nxt
@@ -648,6 +690,8 @@ def solve_draft(
     memory: int | None = None,
     progress: DraftProgress | None = None,
     only_pick: int | None = None,
+    search: DraftSearch | None = None,
+    exact_picks: bool = True,
 ) -> DraftResult:
     """Solve the Logik draft with ``players`` hands of ``hand_size`` (deck 1..k·n+4), the
     ``first_picker`` (0-based seat) picking first, for ``objective`` from ``player``'s view
@@ -669,22 +713,39 @@ def solve_draft(
     pick an item: ``take6 study drafts --by-first-pick``): the result's value and bounds are then
     that pick's, ``picks`` holds it alone, and there is no principal line. The draft's value is
     the best of all its first picks' values (the highest for a first picker on the max side).
+
+    The draft's value is found first (each first pick tested against the best value so far
+    with a narrow window, valued exactly only when better), then, with ``exact_picks`` (the
+    default), every other first pick's exact value; without it the others keep the bounds that
+    proved them worse (much faster where losing picks have mixed values: k = 7). A time limit
+    that stops the second part leaves the draft solved, some picks with bounds only.
+
+    ``search``: the :class:`DraftSearch` of an earlier call with the same players, hand size,
+    first picker, objective and player, whose tables are kept (a batch worker valuing one first
+    pick after another: their subtrees share leaves and play positions); its counters start
+    afresh, and it takes no time limit (:class:`DraftError` otherwise). ``core``, ``memory`` and
+    ``table_cap`` are then the search's own.
     """
     if time_limit is not None and not time_limit > 0:
         raise DraftError(f"time limit must be positive, got {time_limit}")
     cpu = time.process_time()
-    ds = DraftSearch(
-        players,
-        hand_size,
-        first_picker,
-        objective,
-        player,
-        time_limit=time_limit,
-        table_cap=table_cap,
-        core=core,
-        memory=memory,
-        progress=progress,
-    )
+    if search is None:
+        ds = DraftSearch(
+            players,
+            hand_size,
+            first_picker,
+            objective,
+            player,
+            time_limit=time_limit,
+            table_cap=table_cap,
+            core=core,
+            memory=memory,
+            progress=progress,
+        )
+    else:
+        ds = search
+        ds.restart((players, hand_size, first_picker, objective, player), time_limit, progress)
+    play_nodes = ds.play.stats.nodes
     if only_pick is not None:
         deck = len(ds.pool(ds.root()))
         if not isinstance(only_pick, int) or isinstance(only_pick, bool):
@@ -696,26 +757,71 @@ def solve_draft(
     gc.disable()  # millions of small acyclic tuples: see solver.api.solve
     try:
         root = ds.root()
-        picks: list[PickValue] = []
-        guess: Num = 0
         firsts = ds.pool(root) if only_pick is None else (only_pick,)
         ds.picks_total = len(firsts)
-        for c in reversed(firsts):  # high cards first, as in the search
-            child = ds.child(root, c)
-            # Safety first: a pick where every weighted seat can take no head is worth exactly
-            # 0, and one safe seat bounds it; both are cheap booleans, and the answers found
-            # below bound the nodes the value search meets.
+        maximise = ds.maximiser[first_picker]
+        sign = 1 if maximise else -1
+        narrow = ds.windows[0]
+        children = {c: ds.child(root, c) for c in firsts}
+        exact: dict[int, Num] = {}
+        best: Num | None = None  # the best exact first-pick value so far
+        guess: Num = 0
+
+        def worse(c: int) -> bool:
+            """Whether first pick ``c`` is proven strictly worse than ``best``."""
+            lo, hi = ds.table.get(children[c], (*ds.static, 0))[:2]
+            return best is not None and (hi < best if maximise else lo > best)
+
+        def valued(c: int, v: Num | None) -> None:
+            nonlocal best, guess
+            if v is None:
+                return
+            exact[c] = v
+            if best is None or sign * (v - best) > 0:
+                best = guess = v
+
+        # The draft's value first: each first pick (high cards first, as in the search) is
+        # bounded by safety, then tested with a narrow window at the best value so far (a
+        # pick worth it is then exact, a worse one fails low, cheaply), and valued exactly
+        # only when it is better.
+        for c in reversed(firsts):
+            child = children[c]
             ds.prove_by_safety(child)
-            v = ds.exact(child, guess)
-            if v is not None:
-                guess = v
-            lo, hi = ds.value(child)
-            exact = Fraction(lo) if lo == hi else None
-            picks.append(PickValue(c, exact, Fraction(lo), Fraction(hi)))
+            if ds.stopped:
+                break
+            lo, hi = ds.value(child, guess - narrow, guess + narrow)
+            if lo == hi:
+                valued(c, lo)
+            elif (lo >= guess + narrow) if maximise else (hi <= guess - narrow):
+                valued(c, ds.exact(child, guess))
+            if ds.stopped:
+                break
             ds.picks_done += 1
             ds.report()
-        picks.sort(key=lambda p: p.card)
-        maximise = ds.maximiser[first_picker]
+        # Picks failed against a guess that the best value later passed the other way are
+        # valued exactly (rare: only when the first exact values found are below the guess).
+        while not ds.stopped:
+            open_ = [c for c in reversed(firsts) if c not in exact and not worse(c)]
+            if not open_:
+                break
+            for c in open_:
+                valued(c, ds.exact(children[c], guess))
+                if ds.stopped:
+                    break
+        # Then, unless only the draft's value is wanted, every other pick's exact value.
+        if exact_picks or only_pick is not None:
+            for c in reversed(firsts):
+                if c in exact or ds.stopped:
+                    continue
+                valued(c, ds.exact(children[c], guess))
+        picks: list[PickValue] = []
+        for c in firsts:
+            if c in exact:
+                v = Fraction(exact[c])
+                picks.append(PickValue(c, v, v, v))
+            else:
+                lo, hi = ds.table.get(children[c], (*ds.static, 0))[:2]
+                picks.append(PickValue(c, None, Fraction(lo), Fraction(hi)))
         pick = max if maximise else min
         lower = pick(p.lower for p in picks)
         upper = pick(p.upper for p in picks)
@@ -753,7 +859,7 @@ def solve_draft(
     result.nodes = ds.stats.nodes
     result.leaves = ds.stats.leaves
     result.leaf_hits = ds.stats.leaf_hits
-    result.play_nodes = ds.play.stats.nodes
+    result.play_nodes = ds.play.stats.nodes - play_nodes
     result.core, result.core_note = ds.core, ds.core_note
     return result
 

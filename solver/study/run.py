@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from solver.api import solve
-from solver.draft.solve import solve_draft
+from solver.draft.solve import DraftSearch, solve_draft
 from solver.study.spec import EXECUTORS, ROWS, Row, Study, StudyError, Task, optional_module
 from solver.study.store import Store
 from take6.notation import format_position
@@ -112,17 +112,28 @@ def _solve_deal(task: Task) -> Row:
     }
 
 
+_WARM: dict[tuple[object, ...], DraftSearch] = {}
+"""The draft search of the last draft item this process solved, kept for the next item of the
+same draft (one first pick after another: the picks share leaves and play positions; measured at
+k = 7: first pick 9 alone 402 s, after the higher picks 136 s)."""
+
+
 def _solve_draft(task: Task) -> Row:
     assert task.first_picker is not None
+    settings = (task.players, task.hand_size, task.first_picker, task.objective, task.player)
+    key = (*settings, task.memory)
+    warm = _WARM.pop(key, None) if task.first_pick is not None else None
+    _WARM.clear()
+    if warm is None and task.first_pick is not None:
+        warm = DraftSearch(*settings, memory=task.memory)
     result = solve_draft(
-        task.players,
-        task.hand_size,
-        task.first_picker,
-        task.objective,
-        task.player,
+        *settings,
         only_pick=task.first_pick,
         memory=task.memory,
+        search=warm,
     )
+    if warm is not None and not warm.stopped:
+        _WARM[key] = warm
     data = result.to_json()
     keys = ("picks", "best_picks", "line", "play", "leaves", "leaf_hits", "play_nodes")
     summary = {k: data[k] for k in keys}

@@ -337,3 +337,47 @@ def test_progress_reports_first_picks_valued() -> None:
     done = [c[0] for c in calls]
     assert done == sorted(done) and done[-1] == calls[-1][1] == 12  # 12 cards to pick first
     assert all(c[2] >= 0 and c[3] >= 0 and c[4] >= 0 for c in calls)
+
+
+@pytest.mark.parametrize(
+    ("players", "k", "first", "objective", "player"),
+    [
+        (2, 3, 0, "diff", 0),
+        (2, 4, 0, "diff", 0),
+        (2, 3, 1, "diff", 0),
+        (3, 2, 0, "paranoid", 0),
+        (3, 2, 1, "paranoid", 0),
+    ],
+)
+def test_the_value_alone_bounds_the_losing_picks(
+    players: int, k: int, first: int, objective: str, player: int
+) -> None:
+    # exact_picks=False: the same value and optimal first picks as the full draft; every other
+    # pick bounded (its exact value inside) and proven worse, or exact where it came so.
+    full = solve_draft(players, k, first, objective, player)
+    fast = solve_draft(players, k, first, objective, player, exact_picks=False)
+    assert fast.solved and fast.value == full.value
+    assert fast.best_picks() == full.best_picks() and fast.line == full.line
+    assert fast.value is not None
+    maximise = fast.problem.max_side.count(first) == 1
+    for p, q in zip(fast.picks, full.picks, strict=True):
+        assert p.card == q.card and q.value is not None
+        assert p.lower <= q.value <= p.upper
+        if p.value is None:
+            assert p.upper < fast.value if maximise else p.lower > fast.value
+
+
+def test_a_pick_below_the_guess_is_still_valued() -> None:
+    # First pick 1 of k = 3 is worth -1: it fails the window at the guess 0 and is then valued.
+    one = solve_draft(2, 3, 0, only_pick=1, exact_picks=False)
+    assert one.solved and one.value == -1 and one.picks[0].value == -1
+
+
+def test_cli_pick_values_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", "--hand-size", "4", "--pick-values", "bounds", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solved"] is True and data["value"] == "0"
+    assert main(["draft", "--hand-size", "4", "--pick-values", "bounds"]) == 0
+    assert "value 0" in capsys.readouterr().out
+    assert main(["draft", "--hand-size", "4", "--pick-values", "some"]) == 2
+    assert "invalid choice: 'some'" in capsys.readouterr().err

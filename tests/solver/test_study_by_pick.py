@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from solver.draft.solve import DraftError, solve_draft
+from solver.draft.solve import DraftError, DraftSearch, solve_draft
 from solver.study.export import export_jsonl
 from solver.study.run import run_study
 from solver.study.spec import DraftStudy
@@ -76,6 +76,30 @@ def test_one_pick_alone_and_bad_picks() -> None:
     for bad, message in ((0, "not a card of the deck 1..10"), (11, "1..10"), (True, "card")):
         with pytest.raises(DraftError, match=message):
             solve_draft(2, 3, 0, only_pick=bad)
+
+
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_a_reused_draft_search_gives_each_pick_its_own_value(core: str) -> None:
+    # One search valuing one first pick after another (what a batch worker does): the same
+    # values as fresh searches, and counters of each call alone.
+    whole = solve_draft(2, 3, 0, play=False, core=core)
+    warm = DraftSearch(2, 3, 0, core=core)
+    for p in reversed(whole.picks):
+        one = solve_draft(2, 3, 0, only_pick=p.card, search=warm)
+        assert one.value == p.value
+        assert one.nodes == warm.stats.nodes and one.picks[0].card == p.card
+    asks: list[tuple[tuple[int, int, int, str, int], float | None, str]] = [
+        ((2, 4, 0, "diff", 0), None, "hand size 3, first picker 1, diff for player 1, not"),
+        ((2, 3, 1, "diff", 0), None, "not for the settings asked"),
+        ((2, 3, 0, "diff", 1), None, "not for the settings asked"),
+        ((2, 3, 0, "nonsense", 0), None, "not for the settings asked"),
+        ((2, 3, 0, "diff", 0), 5.0, "takes no time limit"),
+    ]
+    for (players, k, first, objective, player), limit, message in asks:
+        with pytest.raises(DraftError, match=message):
+            solve_draft(
+                players, k, first, objective, player, time_limit=limit, only_pick=3, search=warm
+            )
 
 
 def test_bounds_while_picks_are_missing(tmp_path: Path) -> None:
