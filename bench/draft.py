@@ -9,6 +9,7 @@ time, its proven bounds are printed instead (and larger k are skipped).
     python bench/draft.py                      # k = 1..4, and 5 within 300 s
     python bench/draft.py --max-seconds 60 --repeats 5
     python bench/draft.py --k 6 --max-seconds 3000
+    python bench/draft.py --k 7 --pick-values bounds --max-seconds 1800   # 13.6 min, value 0
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from solver.api import fraction_text
 from solver.draft.solve import DraftResult, solve_draft
 
 
-def bench(ks: list[int], repeats: int, max_seconds: float) -> None:
+def bench(ks: list[int], repeats: int, max_seconds: float, exact_picks: bool = True) -> None:
     print(
         f"{'k':>2} {'deck':>4} {'runs':>4} {'median s':>9} {'cpu s':>8} {'nodes':>7} "
         f"{'leaves':>7} {'hits':>7} {'play nodes':>10}  value  best first picks"
@@ -33,7 +34,7 @@ def bench(ks: list[int], repeats: int, max_seconds: float) -> None:
         runs = repeats if k <= 4 else 1
         results: list[DraftResult] = []
         for _ in range(runs):
-            results.append(solve_draft(2, k, time_limit=max_seconds))
+            results.append(solve_draft(2, k, time_limit=max_seconds, exact_picks=exact_picks))
             if not results[-1].solved:
                 break
         r = results[-1]
@@ -61,8 +62,14 @@ def main() -> None:
     ap.add_argument(
         "--max-seconds", type=float, default=300.0, help="time limit of each run (k = 5 budget)"
     )
+    ap.add_argument(
+        "--pick-values",
+        choices=["exact", "bounds"],
+        default="exact",
+        help="as take6 draft: every first pick exact, or the value and its optimal picks only",
+    )
     args = ap.parse_args()
-    bench(args.k or [1, 2, 3, 4, 5], args.repeats, args.max_seconds)
+    bench(args.k or [1, 2, 3, 4, 5], args.repeats, args.max_seconds, args.pick_values == "exact")
 
 
 if __name__ == "__main__":
