@@ -99,6 +99,14 @@ def register(subparsers: Any) -> None:
         "then shared among the workers and resumes pick by pick; 'study status' shows the "
         "draft's value (the best pick) once every pick is in",
     )
+    r.add_argument(
+        "--pick-values",
+        choices=["exact", "bounds"],
+        default="exact",
+        help="as take6 draft: every first pick exact (default), or the draft's value and its "
+        "optimal first picks exactly and the other picks bounded (by first pick: each tested "
+        "against 0)",
+    )
     _common(r)
     r.set_defaults(func=run_drafts)
 
@@ -200,6 +208,7 @@ def run_drafts(args: argparse.Namespace) -> int:
         objective=args.objective,
         player=args.player - 1,
         by_first_pick=args.by_first_pick,
+        pick_values=args.pick_values,
     )
     return _run(args, study)
 

@@ -720,6 +720,10 @@ def solve_draft(
     proved them worse (much faster where losing picks have mixed values: k = 7). A time limit
     that stops the second part leaves the draft solved, some picks with bounds only.
 
+    With ``only_pick`` and not ``exact_picks``, the pick is tested against 0 (the value of
+    every draft solved so far) and valued exactly only when worth 0 or more; a worse pick keeps
+    the bounds that show it (a batch then knows the draft's value once its best pick is in).
+
     ``search``: the :class:`DraftSearch` of an earlier call with the same players, hand size,
     first picker, objective and player, whose tables are kept (a batch worker valuing one first
     pick after another: their subtrees share leaves and play positions); its counters start
@@ -800,7 +804,9 @@ def solve_draft(
             ds.report()
         # Picks failed against a guess that the best value later passed the other way are
         # valued exactly (rare: only when the first exact values found are below the guess).
-        while not ds.stopped:
+        # One pick alone without exact values keeps its bounds against the guess 0.
+        lone = only_pick is not None and not exact_picks
+        while not ds.stopped and not lone:
             open_ = [c for c in reversed(firsts) if c not in exact and not worse(c)]
             if not open_:
                 break
@@ -809,7 +815,7 @@ def solve_draft(
                 if ds.stopped:
                     break
         # Then, unless only the draft's value is wanted, every other pick's exact value.
-        if exact_picks or only_pick is not None:
+        if exact_picks:
             for c in reversed(firsts):
                 if c in exact or ds.stopped:
                     continue

@@ -131,6 +131,7 @@ def _solve_draft(task: Task) -> Row:
         only_pick=task.first_pick,
         memory=task.memory,
         search=warm,
+        exact_picks=task.exact_picks,
     )
     if warm is not None and not warm.stopped:
         _WARM[key] = warm

@@ -141,6 +141,11 @@ class DraftStudy:
     by_first_pick: bool = False
     """One item per first pick (its exact value; the draft's value is the best of them), so a
     large draft is shared among workers and survives being stopped one pick at a time."""
+    pick_values: str = "exact"
+    """``exact``: every first pick's exact value; ``bounds``: the draft's value and its optimal
+    first picks exactly, the other picks bounded below it (:func:`solver.draft.solve.solve_draft`
+    ``exact_picks``). By first pick, each pick is then tested against 0 and valued exactly only
+    when worth 0 or more (a draft worth less than 0 is then left unsolved, in bounds)."""
     kind: str = field(default="drafts", init=False)
 
     def __post_init__(self) -> None:
@@ -156,6 +161,10 @@ class DraftStudy:
                     f"first picker must be a seat 0..{self.players - 1}, got {excerpt(f)}"
                 )
         object.__setattr__(self, "first_pickers", tuple(sorted(set(firsts))))
+        if self.pick_values not in ("exact", "bounds"):
+            raise StudyError(
+                f"pick values must be exact or bounds, got {excerpt(self.pick_values)}"
+            )
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -167,6 +176,8 @@ class DraftStudy:
         }
         if self.by_first_pick:  # (absent otherwise: the stores of whole drafts are unchanged)
             out["by_first_pick"] = True
+        if self.pick_values != "exact":  # (likewise)
+            out["pick_values"] = self.pick_values
         return out
 
     def deck(self, k: int) -> int:
@@ -197,6 +208,7 @@ class DraftStudy:
                         player=self.player,
                         first_picker=f,
                         first_pick=c,
+                        exact_picks=self.pick_values == "exact",
                     )
 
 
@@ -227,6 +239,8 @@ class Task:
     memory: int | None = None
     """The compiled core's table budget in bytes for this item (not a parameter of the study:
     it changes no result)."""
+    exact_picks: bool = True
+    """A draft item: every first pick valued exactly (see :attr:`DraftStudy.pick_values`)."""
 
 
 def optional_module(module: str, what: str, extra: str) -> Any:

@@ -79,11 +79,23 @@ def draft_summaries(rows: Sequence[dict[str, Any]], params: dict[str, Any]) -> l
                 lower, upper = (best(lows) if len(got) == total else None), best(highs)
             value = None
             chosen: tuple[int, ...] = ()
-            if len(got) == total and all(r["value"] is not None for r in got):
-                values = {_pick(r): Fraction(r["value"]) for r in got}
-                value = best(values.values())
-                chosen = tuple(sorted(c for c, v in values.items() if v == value))
-                lower = upper = value
+            decided = lower is not None and all(
+                r["value"] is not None
+                or (Fraction(r["upper"]) < lower if maximise else Fraction(r["lower"]) > lower)
+                for r in got
+            )
+            if len(got) == total and decided and lower == upper:
+                # Every pick in and the bounds meet: the draft's value. Its optimal first picks
+                # are those valued at it (a pick kept in bounds, pick values "bounds", was
+                # proven worse: its bound lies strictly beyond the value).
+                value = lower
+                chosen = tuple(
+                    sorted(
+                        _pick(r)
+                        for r in got
+                        if r["value"] is not None and Fraction(r["value"]) == value
+                    )
+                )
             out.append(DraftSummary(k, f, len(got), total, lower, upper, value, chosen))
     return out
 

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 from solver.draft.solve import DraftError, DraftSearch, solve_draft
 from solver.study.export import export_jsonl
 from solver.study.run import run_study
-from solver.study.spec import DraftStudy
+from solver.study.spec import DraftStudy, StudyError
 from solver.study.store import Store
 from solver.study.summary import draft_summaries, first_picker_maximises
 from take6.cli.main import main
@@ -59,6 +60,47 @@ def test_best_pick_is_the_draft_value(
         assert s.picks_done == s.picks
         assert s.value == whole.value and s.lower == s.upper == whole.value
         assert list(s.best) == whole.to_json()["best_picks"]
+
+
+@pytest.mark.parametrize(
+    ("players", "objective", "sizes"), [(2, "diff", (3, 4)), (3, "paranoid", (2,))]
+)
+def test_pick_values_bounds_by_first_pick(
+    tmp_path: Path, players: int, objective: str, sizes: tuple[int, ...]
+) -> None:
+    # Each pick tested against 0 alone: the batch still knows the draft's value and its optimal
+    # first picks, and every losing pick's row holds bounds that contain its exact value.
+    study = DraftStudy(
+        hand_sizes=sizes,
+        first_pickers=(0,),
+        players=players,
+        objective=objective,
+        by_first_pick=True,
+        pick_values="bounds",
+    )
+    assert study.params()["pick_values"] == "bounds"
+    store = tmp_path / "bounds.sqlite"
+    run_study(store, study)
+    for s in summaries(store):
+        whole = solve_draft(players, s.hand_size, 0, objective, 0, play=False)
+        assert s.picks_done == s.picks and s.value == whole.value
+        assert list(s.best) == whole.to_json()["best_picks"]
+    with Store(store, create=False) as db:
+        rows = {
+            (r["hand_size"], json.loads(r["summary"])["picks"][0]["card"]): r
+            for r in db.rows("drafts")
+        }
+    bounded = 0
+    for k in sizes:
+        whole = solve_draft(players, k, 0, objective, 0, play=False)
+        for p in whole.picks:
+            row = rows[k, p.card]
+            assert p.value is not None
+            assert Fraction(row["lower"]) <= p.value <= Fraction(row["upper"])
+            bounded += row["value"] is None
+    assert bounded > 0  # the losing picks were bounded, not valued
+    with pytest.raises(StudyError, match="pick values must be exact or bounds, got 'some'"):
+        DraftStudy(hand_sizes=(2,), pick_values="some")
 
 
 def test_side_of_the_first_picker() -> None:
