@@ -379,6 +379,13 @@ class DraftSearch:
             taken |= m
         return _cards(self.full & ~taken)
 
+    def high_first(self, masks: Masks) -> list[int]:
+        """The cards still face up, high cards first: the order picks are searched in
+        (measured at k = 4, 2 players: 2,467 leaf queries; 3,252 with a history heuristic,
+        13,011 low cards first). A high card is safe to hold, and taking the high cards leaves
+        the low ones to start the rows."""
+        return list(reversed(self.pool(masks)))
+
     def is_leaf(self, masks: Masks) -> bool:
         return sum(m.bit_count() for m in masks) == self.total
 
@@ -437,14 +444,7 @@ class DraftSearch:
             return self.static
         self._tick()
         p = self.picker(picked)
-        taken = 0
-        for m in masks:
-            taken |= m
-        free = self.full & ~taken
-        # High cards first (measured at k = 4, 2 players: 2,467 leaf queries; 3,252 with a
-        # history heuristic, 13,011 low cards first): a high card is safe to hold, and taking
-        # the high cards leaves the low ones to start the rows.
-        order = [c for c in range(self.deck, 0, -1) if free >> (c - 1) & 1]
+        order = self.high_first(masks)
         if hint and hint in order:
             order.remove(hint)
             order.insert(0, hint)
@@ -561,11 +561,7 @@ class DraftSearch:
             if self.stopped:
                 return None
             p = self.picker(picked)
-            taken = 0
-            for m in masks:
-                taken |= m
-            free = self.full & ~taken
-            order = [c for c in range(self.deck, 0, -1) if free >> (c - 1) & 1]
+            order = self.high_first(masks)
             own = p == seat
             killer = self.safe_refuters.get(picked)
             if not own and killer in order:

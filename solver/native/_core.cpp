@@ -1555,6 +1555,17 @@ inline void reveal(const int* cards, int n, int (*plays)[2]) {
     }
 }
 
+// The last turn of hands of one card each: its plays in order, and the empty hands after it.
+inline Hands last_turn(const Hands& hs, int (*fin)[2]) {
+    int last[MAXP];
+    for (int q = 0; q < hs.n; ++q) last[q] = ctz128(hs.h[q]);
+    reveal(last, hs.n, fin);
+    Hands empty;
+    empty.n = hs.n;
+    for (int q = 0; q < hs.n; ++q) empty.h[q] = 0;
+    return empty;
+}
+
 class Searcher {
   public:
     Frame frames[34];
@@ -1763,12 +1774,8 @@ class Searcher {
         int n = hs.n;
         if (depth == 1) {
             ++c_nodes;
-            int last[MAXP], fin[MAXP][2];
-            for (int q = 0; q < n; ++q) last[q] = ctz128(hs.h[q]);
-            reveal(last, n, fin);
-            Hands empty;
-            empty.n = n;
-            for (int q = 0; q < n; ++q) empty.h[q] = 0;
+            int fin[MAXP][2];
+            Hands empty = last_turn(hs, fin);
             return turn_safe(t, fin, n, 0, empty, p);
         }
         Key key = make_key(C.R, t, hs);
@@ -1934,12 +1941,8 @@ class Searcher {
             // The last turn: forced but for row choices, played out directly.
             ++c_nodes;
             int n = after.n;
-            int last[MAXP], fin[MAXP][2];
-            for (int q = 0; q < n; ++q) last[q] = ctz128(after.h[q]);
-            reveal(last, n, fin);
-            Hands empty;
-            empty.n = n;
-            for (int q = 0; q < n; ++q) empty.h[q] = 0;
+            int fin[MAXP][2];
+            Hands empty = last_turn(after, fin);
             Q lo, hi;
             turn(table, fin, n, 0, empty, -INF, INF, lo, hi);
             rlo = rhi = Q(imm) + lo;

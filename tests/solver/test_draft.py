@@ -368,9 +368,13 @@ def test_the_value_alone_bounds_the_losing_picks(
 
 
 def test_a_pick_below_the_guess_is_still_valued() -> None:
-    # First pick 1 of k = 3 is worth -1: it fails the window at the guess 0 and is then valued.
-    one = solve_draft(2, 3, 0, only_pick=1, exact_picks=False)
+    # First pick 1 of k = 3 is worth -1: it fails the window at the guess 0 and is then valued;
+    # alone without exact pick values it keeps the bounds that show it below 0.
+    one = solve_draft(2, 3, 0, only_pick=1)
     assert one.solved and one.value == -1 and one.picks[0].value == -1
+    lone = solve_draft(2, 3, 0, only_pick=1, exact_picks=False)
+    assert not lone.solved and lone.value is None and lone.picks[0].value is None
+    assert lone.lower <= -1 <= lone.upper < 0
 
 
 def test_cli_pick_values_bounds(capsys: pytest.CaptureFixture[str]) -> None:
