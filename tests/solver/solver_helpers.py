@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from take6.cards import HEADS
 from take6.position import Position
+from take6.rules import ProfiTie
 
 
 def random_position(
@@ -52,6 +53,21 @@ def position_strategy(
         i += m
     hands = [cards[i + p * k : i + (p + 1) * k] for p in range(players)]
     return Position.create(variant, rows, hands)
+
+
+@st.composite
+def any_position(draw: st.DrawFn) -> Position:
+    """A random position of any kind the solver takes: 2 players with up to 4 cards, 3 with up
+    to 3, 4 with up to 2; every variant, Profi with each tie rule; rows often long, so takes
+    and choices happen."""
+    players = draw(st.sampled_from([2, 2, 3, 4]))
+    k = draw(st.integers(1, {2: 4, 3: 3, 4: 2}[players]))
+    variant = draw(st.sampled_from(["logik", "standard", "taktik", "profi"]))
+    pos = draw(position_strategy(variant, players, k, 12 * k + 20))
+    if variant == "profi":
+        tie = draw(st.sampled_from(list(ProfiTie)))
+        pos = pos.with_rules(pos.rules.with_(profi_tie=tie))
+    return pos
 
 
 def relabel(pos: Position, rng: random.Random) -> Position | None:

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_helpers import position_strategy
+from solver_helpers import any_position
 
 from solver import native
 from solver.api import make_search, solve
@@ -22,7 +22,6 @@ from solver.problem import make_problem
 from solver.search import Search, position_table
 from take6.notation import parse_position
 from take6.position import Position
-from take6.rules import ProfiTie
 
 MEMORY = 1 << 22
 
@@ -31,14 +30,8 @@ MEMORY = 1 << 22
 def positions(draw: st.DrawFn) -> tuple[Position, int]:
     """A random position and a seat: 2 players with up to 4 cards, 3 with up to 3, 4 with up
     to 2; every variant, Profi with each tie rule; long rows, so takes and choices happen."""
-    players = draw(st.sampled_from([2, 2, 3, 4]))
-    k = draw(st.integers(1, {2: 4, 3: 3, 4: 2}[players]))
-    variant = draw(st.sampled_from(["logik", "standard", "taktik", "profi"]))
-    pos = draw(position_strategy(variant, players, k, 12 * k + 20))
-    if variant == "profi":
-        tie = draw(st.sampled_from(list(ProfiTie)))
-        pos = pos.with_rules(pos.rules.with_(profi_tie=tie))
-    return pos, draw(st.integers(0, players - 1))
+    pos = draw(any_position())
+    return pos, draw(st.integers(0, pos.rules.players - 1))
 
 
 def python_safe(pos: Position, seat: int) -> bool | None:
