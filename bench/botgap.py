@@ -25,12 +25,10 @@ from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from solve import deal
 
 from solver.api import fraction_text
 from solver.botgap import BotGap, Reply, against_bot, bot_gap
+from solver.study.run import benchmark_deal as deal
 from take6.play.bots import BOTS
 
 

@@ -32,16 +32,8 @@ from solver.api import Result, fraction_text, int_text, solve
 from solver.baseline import Baseline
 from solver.native import AVAILABLE, parse_memory, unavailable_reason
 from solver.problem import make_problem
+from solver.study.run import benchmark_deal as deal
 from take6.notation import Position
-
-
-def deal(k: int, seed: int) -> Position:
-    """A random 2-player Logik deal with k cards per hand (deck 1..2k+4)."""
-    rng = random.Random(seed)
-    cards = list(range(1, 2 * k + 5))
-    rng.shuffle(cards)
-    rows = [[c] for c in cards[2 * k :]]
-    return Position.create("logik", rows, [cards[:k], cards[k : 2 * k]], deck=2 * k + 4)
 
 
 def value_text(r: Result) -> str:

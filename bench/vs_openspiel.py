@@ -23,7 +23,6 @@ them). Needs the ``openspiel`` extra plus ``cvxpy`` and ``ecos``.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -35,21 +34,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from open_spiel.python.algorithms import lp_solver, value_iteration
 
 from solver.api import fraction_text, solve
+from solver.study.run import benchmark_deal as deal
 from take6.integrations import openspiel as take6_openspiel
 from take6.notation import format_position
 from take6.position import Position
 
 TARGET = 100.0
 TARGET_KS = (4, 5)
-
-
-def deal(k: int, seed: int) -> Position:
-    """A random 2-player Logik deal with k cards per hand (deck 1..2k+4), as bench/solve.py."""
-    rng = random.Random(seed)
-    cards = list(range(1, 2 * k + 5))
-    rng.shuffle(cards)
-    rows = [[c] for c in cards[2 * k :]]
-    return Position.create("logik", rows, [cards[:k], cards[k : 2 * k]], deck=2 * k + 4)
 
 
 def openspiel_value(pos: Position) -> tuple[float, float, int]:

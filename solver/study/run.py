@@ -48,6 +48,18 @@ def deal_position(hand_size: int, index: int, seed: int, players: int = 2) -> Po
     return Position.create("logik", rows, hands, deck=size)
 
 
+def benchmark_deal(hand_size: int, seed: int) -> Position:
+    """The 2-player Logik deal ``python bench/solve.py --deal K SEED`` prints, which the
+    README's figures name: deck ``1..2k+4`` shuffled by ``random.Random(seed)``, the first ``k``
+    cards to seat 0, the next ``k`` to seat 1, the last 4 start the rows (in that order)."""
+    k = hand_size
+    rng = random.Random(seed)
+    cards = list(range(1, 2 * k + 5))
+    rng.shuffle(cards)
+    rows = [[c] for c in cards[2 * k :]]
+    return Position.create("logik", rows, [cards[:k], cards[k : 2 * k]], deck=2 * k + 4)
+
+
 @cache
 def code_version() -> str:
     """``take6`` package version, ``+``, the first 12 hex digits of a SHA-256 over the solver

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from solver import native
 from solver.api import solve
 from solver.errors import SolverError
 from solver.problem import make_problem
+from solver.study.run import benchmark_deal
 from take6.notation import format_position
 from take6.position import Position
 
@@ -28,15 +28,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 MEMORY = 1 << 26
-
-
-def deal(k: int, seed: int) -> Position:
-    """A random 2-player Logik deal with k cards a hand (as bench/solve.py --deal K SEED)."""
-    rng = random.Random(seed)
-    cards = list(range(1, 2 * k + 5))
-    rng.shuffle(cards)
-    rows = [[c] for c in cards[2 * k :]]
-    return Position.create("logik", rows, [cards[:k], cards[k : 2 * k]], deck=2 * k + 4)
+deal = benchmark_deal
 
 
 @pytest.mark.parametrize("seed", [1, 3])

@@ -23,6 +23,7 @@ from solver.errors import SolverError
 from solver.kernel import Kernel, to_table
 from solver.problem import make_problem
 from solver.search import Search, position_table
+from solver.study.run import benchmark_deal
 from solver.verify.certificate import build_bound_certificate, build_certificate
 from solver.verify.check import CertificateError, check_certificate
 from take6.cards import HEADS
@@ -89,12 +90,7 @@ def test_native_equals_baseline(pos: Position) -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_logik_deals_equal(k: int, seed: int) -> None:
     # Real Logik deals (deck 1..2k+4, single-card rows): values with long denominators.
-    rng = random.Random(seed)
-    cards = list(range(1, 2 * k + 5))
-    rng.shuffle(cards)
-    pos = Position.create(
-        "logik", [[c] for c in cards[2 * k :]], [cards[:k], cards[k : 2 * k]], deck=2 * k + 4
-    )
+    pos = benchmark_deal(k, seed)
     fast, ref = both(pos, "diff", 0)
     assert fast == ref, str(pos)
 
