@@ -35,6 +35,7 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("TAKE6_NB_STORE", str(store))
     gaps = tmp_path / "botgap.jsonl"
     monkeypatch.setenv("TAKE6_NB_BOTGAP", str(gaps))
+    monkeypatch.setenv("TAKE6_NB_LARGE", str(ROOT / "notebooks" / "drafts_large.jsonl"))
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     nb = nbformat.read(NOTEBOOK, as_version=4)
     # IPC sockets in the temporary directory: the kernel needs no network at all.
@@ -52,6 +53,7 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "drafts-2p: 4 items" in text and "drafts-3p: 3 items" in text
     assert "bot gaps: 14 items, 14 computed now" in text
     assert "safe at k=4 gives up" in text
+    assert "long drafts: 2 read from" in text
     assert len(gaps.read_text(encoding="utf-8").splitlines()) == 14
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 6
     assert store.is_file()
