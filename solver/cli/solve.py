@@ -182,15 +182,22 @@ class ProgressLine(StatusLine):
     """The search's progress line (:class:`take6.display.progress.ProgressLine`: rewritten in
     place on a terminal, a line every 10 s with ``--progress`` into a file or pipe)."""
 
+    _where: str | None = None
+
+    def where(self, text: str | None) -> None:
+        """Where the root's stage game is (the compiled core tells it: ``root rows 3/10``)."""
+        self._where = text
+
     def __call__(
         self, nodes: int, filled: int, cap: int, secs: float, lo: Fraction, hi: Fraction
     ) -> None:
         rate = nodes / secs if secs > 0 else 0.0
         fill = f"{100 * filled / cap:.0f}% of {_count(cap)}" if cap else "-"
+        where = f"  {self._where}" if self._where else ""
         self.show(
             secs,
             f"nodes {_count(nodes)}  {_count(int(rate))}/s  table {fill}  "
-            f"value in [{_short(lo)}, {_short(hi)}]  {_clock(secs)}",
+            f"value in [{_short(lo)}, {_short(hi)}]{where}  {_clock(secs)}",
         )
 
 

@@ -134,7 +134,21 @@ class _TableView:
 
 
 Progress = Callable[[int, int, int, float, Fraction, Fraction], None]
-"""``progress(nodes, filled, capacity, seconds, root_lower, root_upper)``."""
+"""``progress(nodes, filled, capacity, seconds, root_lower, root_upper)``. A callback that also
+has a ``where(text)`` method is told, before each call, where the root's stage game is
+(:func:`root_text`), so that an hours-long search whose bounds do not move still shows how far
+it got."""
+
+_ROOT_PHASES = {1: "rows", 2: "columns", 3: "mixed game, cells"}
+
+
+def root_text(phase: int, done: int, total: int) -> str | None:
+    """Where the root's stage game is, from the core's ``(phase, done, total)``: the max
+    side's pure phase (``root rows 3/10``: 3 of its 10 rows finished), the min side's
+    (``root columns``), or the refinement of a mixed game (cells refined this round); None
+    before the root was expanded."""
+    name = _ROOT_PHASES.get(phase)
+    return None if name is None else f"root {name} {done}/{total}"
 
 
 _FIT = 1 << 62
@@ -167,7 +181,10 @@ class NativeSearch:
         progress: Progress | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
         checkpoint_every: float = CHECKPOINT_EVERY,
+        progress_every: float = 0.5,
     ) -> None:
+        """``progress`` is called about every ``progress_every`` seconds (from the main
+        thread, between nodes)."""
         if _core is None:
             raise SolverError(_REASON)
         if checkpoint_every <= 0:
@@ -215,12 +232,15 @@ class NativeSearch:
         self._progress = progress
         self.checkpoint = None if checkpoint is None else os.fspath(checkpoint)
         self.checkpoint_every = checkpoint_every
+        self.progress_every = progress_every
         self._limits(time_limit, node_limit)
 
     def _limits(self, time_limit: float | None, node_limit: int | None) -> None:
         cb = None
         if self._progress is not None:
             user = self._progress
+
+            where = getattr(user, "where", None)
 
             def cb(
                 nodes: int,
@@ -230,13 +250,15 @@ class NativeSearch:
                 lo: tuple[int, int],
                 hi: tuple[int, int],
             ) -> None:
+                if callable(where):
+                    where(root_text(*self.core.stats()["root"]))
                 user(nodes, filled, cap, secs, Fraction(*lo), Fraction(*hi))
 
         self.core.configure(
             time_limit=time_limit or 0.0,
             node_limit=node_limit or 0,
             progress=cb,
-            every=0.5,
+            every=self.progress_every,
             threads=self.threads,
             checkpoint=None if self.checkpoint is None else os.fsencode(self.checkpoint),
             checkpoint_every=self.checkpoint_every,
@@ -271,7 +293,8 @@ class NativeSearch:
 
     @property
     def stats(self) -> NativeStats:
-        return NativeStats(**{k: v for k, v in self.core.stats().items() if k != "stopped"})
+        skip = ("stopped", "root")
+        return NativeStats(**{k: v for k, v in self.core.stats().items() if k not in skip})
 
     @property
     def stopped(self) -> bool:

@@ -1294,6 +1294,10 @@ struct Shared {
     int root_depth = -1;
     std::mutex root_mu;
     Q root_lo, root_hi;
+    // Where the root's stage game is (for the progress line): phase 0 not yet expanded, 1 the
+    // max side's pure phase (rows), 2 the min side's (columns), 3 refining a mixed game
+    // (cells); `done` of `total` rows, columns or cells finished in that phase.
+    std::atomic<int> root_phase{0}, root_done{0}, root_total{0};
     // Threads that share the root's cells (the table is grown to the budget before they run).
     int want_threads = 1;
     int exact_depth = 2;
@@ -1998,6 +2002,16 @@ class Searcher {
         // least PAR_DEPTH cards a hand; elsewhere the same loops run on one thread.
         const bool par = is_main && S.want_threads > 1 && dd >= PAR_DEPTH && m * n > 1 &&
                          !S.threads_running.load();
+        const bool at_root = is_main && dd == S.root_depth;
+        auto root_phase = [&](int phase, int total) {
+            if (!at_root) return;
+            S.root_done.store(0);
+            S.root_total.store(total);
+            S.root_phase.store(phase);
+        };
+        auto root_step = [&]() {
+            if (at_root) S.root_done.fetch_add(1, std::memory_order_relaxed);
+        };
         std::mutex mu;  // guards best, worst, best_i, best_j, the flags (cells are owned)
         auto probe_with = [&](Searcher& sr, int i, int j, Q a, Q b, Q& lo, Q& hi) {
             lo = lo_m[i][j];
@@ -2098,6 +2112,7 @@ class Searcher {
                 }
                 row_min = qmin(row_min, lo);
             }
+            root_step();
             std::lock_guard<std::mutex> g(mu);
             if (row_min > best) {
                 best = row_min;
@@ -2127,6 +2142,7 @@ class Searcher {
                 }
                 col_max = qmax(col_max, hi);
             }
+            root_step();
             std::lock_guard<std::mutex> g(mu);
             if (col_max < worst) {
                 worst = col_max;
@@ -2157,6 +2173,7 @@ class Searcher {
                 order_c.insert(order_c.begin(), best_j);
             }
             cut = false;
+            root_phase(1, m);
             F.rcopy = order_r;
             if (!par) {
                 for (int i : F.rcopy)
@@ -2185,6 +2202,7 @@ class Searcher {
                     row_min = qmin(row_min, lo);
                     return true;
                 });
+                root_step();
                 if (!refuted && row_min > best) {
                     best = row_min;
                     best_i = i0;
@@ -2227,6 +2245,7 @@ class Searcher {
                 });
             }
             cut = false;
+            root_phase(2, n);
             F.ccopy = order_c;
             if (!par) {
                 for (int j : F.ccopy)
@@ -2256,6 +2275,7 @@ class Searcher {
                     col_max = qmax(col_max, hi);
                     return true;
                 });
+                root_step();
                 if (!refuted && col_max < worst) {
                     worst = col_max;
                     best_j = j0;
@@ -2339,12 +2359,14 @@ class Searcher {
                     for (int j = 0; j < n; ++j)
                         if (lo_m[i][j] != hi_m[i][j]) todo.emplace_back(i, j);
             std::atomic<bool> changed{false};
+            root_phase(3, int(todo.size()));
             par_for(int(todo.size()), [&](Searcher& sr, int k) -> bool {
                 auto [i, j] = todo[k];
                 Q b0 = lo_m[i][j], b1 = hi_m[i][j];
                 Q lo, hi;
                 probe_with(sr, i, j, lo_v, hi_v, lo, hi);
                 if (lo != b0 || hi != b1) changed.store(true);
+                root_step();
                 return true;
             });
             if (!changed.load())
@@ -2663,6 +2685,7 @@ PyObject* search_value(PyObject* o, PyObject* args) {
         s.poll = poll_main;
         s.poll_ctx = &ctx;
         S.root_depth = popcount128(hs.h[0]);
+        S.root_phase.store(0);
         s.static_bounds(t, hs, S.root_lo, S.root_hi);
         Bounds b = s.value(t, hs, alpha, beta);
         s.flush();
@@ -2854,12 +2877,13 @@ PyObject* search_stats(PyObject* o, PyObject*) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     Shared& S = *self->shared;
     return Py_BuildValue(
-        "{sKsKsKsKsKsKsKsKsO}", "nodes", (unsigned long long)S.nodes.load(), "lps",
+        "{sKsKsKsKsKsKsKsKsOs(iii)}", "nodes", (unsigned long long)S.nodes.load(), "lps",
         (unsigned long long)S.lps.load(), "saddles", (unsigned long long)S.saddles.load(), "hits",
         (unsigned long long)S.hits.load(), "filled", (unsigned long long)S.tt.filled.load(),
         "capacity", (unsigned long long)S.tt.capacity(), "max_capacity",
         (unsigned long long)(S.tt.max_buckets() * 4), "table_bytes",
-        (unsigned long long)S.tt.bytes(), "stopped", S.stopped.load() ? Py_True : Py_False);
+        (unsigned long long)S.tt.bytes(), "stopped", S.stopped.load() ? Py_True : Py_False, "root",
+        S.root_phase.load(), S.root_done.load(), S.root_total.load());
 }
 
 PyObject* search_profile(PyObject* o, PyObject*) {

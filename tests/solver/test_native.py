@@ -308,3 +308,41 @@ def test_certificate_carries_the_rules_the_notation_leaves_out() -> None:
     bad = dict(build_bound_certificate(search), rules={"row_capacity": "5"})
     with pytest.raises(CertificateError, match="'rules' must be an object with"):
         check_certificate(bad)
+
+
+def test_root_text_names_the_phase() -> None:
+    assert native.root_text(0, 0, 0) is None
+    assert native.root_text(1, 3, 10) == "root rows 3/10"
+    assert native.root_text(2, 0, 10) == "root columns 0/10"
+    assert native.root_text(3, 4, 12) == "root mixed game, cells 4/12"
+
+
+def test_progress_tells_where_the_root_is() -> None:
+    # A progress callback with a where() method hears, before each call, how far the root's
+    # stage game got; the counts never pass their totals, and the phases come in a legal order.
+    class Recorder:
+        def __init__(self) -> None:
+            self.calls = 0
+            self.texts: list[str | None] = []
+
+        def where(self, text: str | None) -> None:
+            self.texts.append(text)
+
+        def __call__(self, *args: object) -> None:
+            self.calls += 1
+
+    problem = make_problem(benchmark_deal(6, 1))
+    table, hands = position_table(problem)
+    rec = Recorder()
+    search = native.NativeSearch(problem, memory=MEMORY, progress=rec, progress_every=0.0)
+    search.value(table, hands)
+    assert rec.calls > 0 and len(rec.texts) == rec.calls
+    seen = [t for t in rec.texts if t is not None]
+    assert seen, rec.texts
+    for text in seen:
+        name, count = text.rsplit(" ", 1)
+        done, total = map(int, count.split("/"))
+        assert name in ("root rows", "root columns", "root mixed game, cells")
+        assert 0 <= done <= total
+    phase, done, total = search.core.stats()["root"]
+    assert phase in (1, 2, 3) and 0 <= done <= total
