@@ -36,9 +36,9 @@ from typing import Any
 
 from solver.api import fraction_text, solve
 from solver.errors import SolverError
-from solver.problem import Objective
+from solver.problem import CORES, Objective
 from take6.placement import Rows
-from take6.play.bots import Bot, make_bot, policy
+from take6.play.bots import Bot, CheapestRowBot, RandomBot, SafeBot, make_bot, policy
 from take6.position import Position
 from take6.rules import EndCondition
 from take6.state import (
@@ -83,6 +83,10 @@ class Reply:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     interrupted: bool = False
+    core: str = "python"
+    """Which search ran: ``"native"`` (the compiled core's restatement) or ``"python"``."""
+    core_note: str = ""
+    """Why the Python search ran when the compiled core was preferred ('' otherwise)."""
 
     @property
     def best(self) -> list[int]:
@@ -141,6 +145,7 @@ class BotGap:
             "cpu_seconds": round(r.cpu_seconds, 6),
             "value_seconds": round(self.value_seconds, 6),
             "interrupted": r.interrupted,
+            "core": r.core,
         }
 
 
@@ -167,20 +172,162 @@ def against_bot(
     *,
     time_limit: float | None = None,
     progress: BotProgress | None = None,
+    core: str = "auto",
+    memory: int | None = None,
 ) -> Reply:
     """The exact value for ``player`` (0-based) of the best reply to ``bot`` in the other seat
     (``diff``: the bot's heads minus ``player``'s, from here to the end of the round).
 
-    Ctrl-C (KeyboardInterrupt) or ``time_limit`` ends the search early with ``solved`` False and
-    a proven lower bound. Raises :class:`SolverError` for positions it does not support, and
-    :class:`~take6.errors.UsageError` for an unknown bot name.
+    ``core``: ``"auto"`` runs the compiled core's restatement of this search
+    (:class:`solver.native.NativeReply`) for the built-in bots where it was built and takes the
+    rules, else this module's; ``"native"`` insists (a :class:`SolverError` saying why not),
+    ``"python"`` refuses it. ``memory`` is the compiled table's budget in bytes (default
+    :func:`solver.native.default_memory`; past it new positions are not stored, the values stay
+    exact). Ctrl-C (KeyboardInterrupt) or ``time_limit`` ends the search early with ``solved``
+    False and a proven lower bound. Raises :class:`SolverError` for positions it does not
+    support, and :class:`~take6.errors.UsageError` for an unknown bot name.
     """
     b = make_bot(bot) if isinstance(bot, str) else bot
     root = _start(position, player)
+    t0, c0 = time.perf_counter(), time.process_time()
+    first = root.hands[player]
+    cards: dict[int, Fraction] = {}
+
+    def native_progress(positions: int, nodes: int, secs: float) -> None:
+        assert progress is not None
+        progress(len(cards), len(first), positions, secs)
+
+    fast, note = _reply_core(
+        b,
+        root.rules,
+        player,
+        core,
+        memory,
+        time_limit,
+        native_progress if progress is not None else None,
+    )
+    if fast is not None:
+        solved, interrupted = True, False
+        try:
+            if root.phase is Phase.CHOOSE:
+                for c in first:
+                    v = fast.card(root.rows, root.hands, c)
+                    if v is None:
+                        solved, interrupted = False, fast.interrupted
+                        break
+                    cards[c] = v
+        except KeyboardInterrupt:
+            solved, interrupted = False, True
+        return _reply(
+            position,
+            b,
+            player,
+            root,
+            cards,
+            solved,
+            interrupted,
+            fast.positions,
+            fast.nodes,
+            t0,
+            c0,
+            "native",
+            "",
+        )
+    return _python_reply(position, b, player, root, time_limit, progress, note, t0, c0)
+
+
+_NATIVE_BOTS: dict[type, str] = {RandomBot: "random", CheapestRowBot: "cheapest", SafeBot: "safe"}
+"""The bot classes whose policies the compiled core restates (exactly these classes: a subclass
+may decide otherwise)."""
+
+
+def _reply_core(
+    bot: Bot,
+    rules: Any,
+    player: int,
+    core: str,
+    memory: int | None,
+    time_limit: float | None,
+    progress: Callable[[int, int, float], None] | None,
+) -> tuple[Any, str]:
+    """The compiled reply when it is wanted and can run, else None and why not ('' when the
+    Python search was asked for)."""
+    from solver import native
+
+    if core not in CORES:
+        raise SolverError(f"unknown core {core!r} (auto, native or python)")
+    if core == "python":
+        return None, ""
+    try:
+        if not native.AVAILABLE:
+            raise SolverError(native.unavailable_reason())
+        name = _NATIVE_BOTS.get(type(bot))
+        if name is None:
+            raise SolverError(
+                f"the compiled core restates the built-in bots only, not {type(bot).__name__}"
+            )
+        reply = native.NativeReply(
+            rules, name, player, memory=memory, time_limit=time_limit, progress=progress
+        )
+        return reply, ""
+    except SolverError as exc:
+        if core == "native" or memory is not None:
+            raise
+        return None, str(exc)
+
+
+def _reply(
+    position: Position,
+    bot: Bot,
+    player: int,
+    root: State,
+    cards: dict[int, Fraction],
+    solved: bool,
+    interrupted: bool,
+    positions: int,
+    nodes: int,
+    t0: float,
+    c0: float,
+    core: str,
+    note: str,
+) -> Reply:
+    found = max(cards.values()) if cards else None
+    if root.phase is not Phase.CHOOSE:  # nothing left to play
+        found = Fraction(0)
+    lower = found if found is not None else Fraction(-_heads_left(root))
+    return Reply(
+        position=position,
+        bot=bot.name,
+        player=player,
+        solved=solved,
+        value=found if solved else None,
+        lower=lower,
+        cards=cards,
+        positions=positions,
+        nodes=nodes,
+        seconds=time.perf_counter() - t0,
+        cpu_seconds=time.process_time() - c0,
+        interrupted=interrupted,
+        core=core,
+        core_note=note,
+    )
+
+
+def _python_reply(
+    position: Position,
+    b: Bot,
+    player: int,
+    root: State,
+    time_limit: float | None,
+    progress: BotProgress | None,
+    note: str,
+    t0: float,
+    c0: float,
+) -> Reply:
+    """The reference expectimax (the module docstring)."""
     me, other = player, 1 - player
     table: dict[tuple[Any, ...], Fraction] = {}
     nodes = 0
-    t0, c0 = time.perf_counter(), time.process_time()
     deadline = None if time_limit is None else t0 + time_limit
     last = t0
     cards: dict[int, Fraction] = {}
@@ -266,23 +413,20 @@ def against_bot(
         solved = False
     except KeyboardInterrupt:
         solved, interrupted = False, True
-    found = max(cards.values()) if cards else None
-    if root.phase is not Phase.CHOOSE:  # nothing left to play
-        found = Fraction(0)
-    lower = found if found is not None else Fraction(-_heads_left(root))
-    return Reply(
-        position=position,
-        bot=b.name,
-        player=player,
-        solved=solved,
-        value=found if solved else None,
-        lower=lower,
-        cards=cards,
-        positions=len(table),
-        nodes=nodes,
-        seconds=time.perf_counter() - t0,
-        cpu_seconds=time.process_time() - c0,
-        interrupted=interrupted,
+    return _reply(
+        position,
+        b,
+        player,
+        root,
+        cards,
+        solved,
+        interrupted,
+        len(table),
+        nodes,
+        t0,
+        c0,
+        "python",
+        note,
     )
 
 

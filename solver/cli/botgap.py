@@ -111,6 +111,8 @@ def run_against(args: argparse.Namespace) -> int:
                     args.player - 1,
                     time_limit=args.time_limit,
                     progress=reply_progress if line is not None else None,
+                    core=settings["core"],
+                    memory=settings["memory"],
                 )
             finally:
                 if line is not None:
@@ -151,9 +153,12 @@ def run_against(args: argparse.Namespace) -> int:
                 f"[bold]gap[/] {value_text(gap.gap)}  (≈ {float(gap.gap):.6f}): the heads per "
                 f"round {args.against} gives up against a perfect opponent"
             )
+        where = "compiled core" if r.core == "native" else "Python search"
+        note = f"; not the compiled core: {r.core_note}" if r.core_note else ""
         console.print(
-            f"best reply: {plural(r.positions, 'position')} in the table, "
-            f"{plural(r.nodes, 'node')}, {r.seconds:.3f} s; game value {gap.value_seconds:.3f} s",
+            f"best reply ({where}): {plural(r.positions, 'position')} in the table, "
+            f"{plural(r.nodes, 'node')}, {r.seconds:.3f} s; game value {gap.value_seconds:.3f} s"
+            f"{note}",
             style="dim",
         )
     if not r.interrupted:

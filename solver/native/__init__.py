@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -30,7 +30,7 @@ from solver.matrix import Num
 from solver.problem import CHECKPOINT_EVERY, Problem
 from solver.search import INF, Entry, JointAction, Solution
 from solver.search.alphabeta import check_seat
-from take6.rules import ProfiTie
+from take6.rules import ProfiTie, Rules
 
 _core: ModuleType | None
 try:
@@ -165,6 +165,30 @@ Measured on a 2 x 8 deal stopped halfway (15 M of its 34 M nodes): resumed from 
 needs the 19 M nodes left; from those of 3+ cards (a third of the file) 28 M, from 4+ 29 M."""
 
 
+def _check_rules(rules: Rules, players: int) -> None:
+    """Refuse, with a one-line :class:`SolverError`, rules beyond the compiled core."""
+    if rules.rows > 16:
+        raise SolverError(f"the compiled core handles at most 16 rows, not {rules.rows}")
+    if rules.row_capacity > MAX_NATIVE_CAPACITY:
+        raise SolverError(
+            f"the compiled core handles rows of at most {MAX_NATIVE_CAPACITY} cards, not "
+            f"{rules.row_capacity}"
+        )
+    if players > 10:
+        raise SolverError(f"the compiled core handles at most 10 players, not {players}")
+    if rules.max_card > MAX_NATIVE_CARD:
+        raise SolverError(
+            f"the compiled core handles cards 1..{MAX_NATIVE_CARD}, but the deck goes up to "
+            f"{rules.max_card} (use --core python)"
+        )
+
+
+def _heads(rules: Rules) -> list[int]:
+    """The rules' bull heads by card (not a table of the core's own)."""
+    table = rules.heads
+    return [table[c] if 0 < c < len(table) else 0 for c in range(MAX_NATIVE_CARD + 1)]
+
+
 class NativeSearch:
     """Exact search for one problem on the compiled core (the interface of
     :class:`solver.search.Search`: :meth:`value`, :meth:`solved`, :meth:`actions`)."""
@@ -190,29 +214,13 @@ class NativeSearch:
         if checkpoint_every <= 0:
             raise SolverError(f"checkpoint interval must be positive, got {checkpoint_every:g} s")
         rules = problem.rules
-        if rules.rows > 16:
-            raise SolverError(f"the compiled core handles at most 16 rows, not {rules.rows}")
-        if rules.row_capacity > MAX_NATIVE_CAPACITY:
-            raise SolverError(
-                f"the compiled core handles rows of at most {MAX_NATIVE_CAPACITY} cards, not "
-                f"{rules.row_capacity}"
-            )
-        if problem.players > 10:
-            raise SolverError(
-                f"the compiled core handles at most 10 players, not {problem.players}"
-            )
-        if rules.max_card > MAX_NATIVE_CARD:
-            raise SolverError(
-                f"the compiled core handles cards 1..{MAX_NATIVE_CARD}, but the deck goes up to "
-                f"{rules.max_card} (use --core python)"
-            )
+        _check_rules(rules, problem.players)
         memory = default_memory() if memory is None else memory
         check_memory(memory)
         self.problem = problem
         self.memory = memory
         self.threads = max(1, threads)
-        table = rules.heads  # the rules' bull heads, not a table of the core's own
-        heads = [table[c] if 0 < c < len(table) else 0 for c in range(MAX_NATIVE_CARD + 1)]
+        heads = _heads(rules)
         try:
             self.core = _core.Search(
                 heads,
@@ -376,6 +384,98 @@ class NativeSearch:
         return int(taken), tuple(t)
 
 
+REPLY_BOTS = {"random": 0, "cheapest": 1, "safe": 2}
+"""The bots whose policies the compiled best reply restates (``_core.cpp``, ``BotReply``), by
+the names of :data:`take6.play.bots.BOTS`, with the core's numbers."""
+
+ReplyProgress = Callable[[int, int, float], None]
+"""``progress(positions, nodes, seconds)``: positions in the reply's table, turns played out."""
+
+
+class NativeReply:
+    """The best reply of seat ``player`` to a bot in the other seat, on the compiled core: the
+    expectimax of :func:`solver.botgap.against_bot` restated (``_core.cpp``, ``BotReply``; the
+    Python one is the reference, ``tests/solver/test_botgap.py`` compares them). One table of
+    exact values serves every call, so valuing each first card in turn shares the work."""
+
+    core_name = "native"
+
+    def __init__(
+        self,
+        rules: Rules,
+        bot: str,
+        player: int,
+        *,
+        memory: int | None = None,
+        time_limit: float | None = None,
+        progress: ReplyProgress | None = None,
+        progress_every: float = 0.5,
+    ) -> None:
+        """Raises :class:`SolverError` when the core is not built or cannot take these rules,
+        bot or budget. ``time_limit`` counts from here, over all the calls."""
+        if _core is None:
+            raise SolverError(_REASON)
+        if bot not in REPLY_BOTS:
+            raise SolverError(
+                f"the compiled core restates the bots {', '.join(REPLY_BOTS)}, not {bot!r}"
+            )
+        if rules.pile_play:
+            raise SolverError(
+                "the compiled core does not play from a pile (Kids): the bots' "
+                "card is a pile's top card there"
+            )
+        _check_rules(rules, 2)
+        if player not in (0, 1):
+            raise SolverError(f"player must be seat 0 or 1, got {player!r}")
+        memory = default_memory() if memory is None else memory
+        check_memory(memory)
+        self.memory = memory
+        self._table = rules.heads
+        try:
+            self.core = _core.Reply(
+                _heads(rules),
+                rules.row_capacity,
+                int(rules.profi_left),
+                _TIE[rules.profi_tie],
+                int(rules.lowest_wins),
+                player,
+                REPLY_BOTS[bot],
+                memory,
+            )
+        except MemoryError:
+            raise SolverError(f"cannot allocate the reply's table in {memory} bytes") from None
+        self.core.configure(time_limit=time_limit or 0.0, progress=progress, every=progress_every)
+
+    def card(
+        self, rows: Sequence[Sequence[int]], hands: Sequence[Sequence[int]], card: int
+    ) -> Fraction | None:
+        """The exact expected diff when the reply plays ``card`` now and best afterwards; None
+        when the time limit or Ctrl-C stopped it (:attr:`interrupted` tells which). ``rows``
+        are the reference's rows in their order (the bots' tie-breaks read row numbers)."""
+        table = self._table
+        compact = [(r[-1], r[0], len(r), sum(table[c] for c in r)) for r in rows]
+        got = self.core.card(compact, [list(h) for h in hands], card)
+        return None if got is None else Fraction(*got)
+
+    @property
+    def positions(self) -> int:
+        return int(self.core.stats()["positions"])
+
+    @property
+    def nodes(self) -> int:
+        return int(self.core.stats()["nodes"])
+
+    @property
+    def full(self) -> bool:
+        """True when the memory budget stopped the table growing (the values stay exact;
+        positions past it are searched again when met again)."""
+        return bool(self.core.stats()["full"])
+
+    @property
+    def interrupted(self) -> bool:
+        return bool(self.core.interrupted())
+
+
 def _num(q: tuple[int, int]) -> Num:
     n, d = q
     return int(n) if d == 1 else Fraction(n, d)
@@ -383,6 +483,8 @@ def _num(q: tuple[int, int]) -> Num:
 
 __all__ = [
     "AVAILABLE",
+    "REPLY_BOTS",
+    "NativeReply",
     "NativeSearch",
     "check_memory",
     "default_memory",

@@ -234,7 +234,8 @@ const int MAXP = 10;
 const int MAXCARD = 127;
 
 struct Row {
-    uint8_t last, first, len, pad;
+    uint8_t last, first, len;
+    uint8_t pad;  // the row's number in the reference's order (read only by the bots' reply)
     int32_t heads;
 };
 
@@ -274,6 +275,8 @@ enum Tie { TIE_OWNER = 0, TIE_RIGHT = 1, TIE_LEFT = 2 };
 struct Opt {
     Table t;
     int taken;
+    int row;    // the row of t the card goes to (or takes)
+    bool take;  // the card takes that row (too low, or the row was full)
 };
 
 struct Rules {
@@ -288,8 +291,10 @@ inline void put(const Rules& R, const Table& t, int i, int card, bool left, Opt&
     const Row& row = t.r[i];
     int h = R.heads[card];
     o.t = t;
+    o.row = i;
+    o.take = row.len >= R.capacity;
     if (row.len >= R.capacity) {
-        Row nw{uint8_t(card), uint8_t(card), 1, 0, h};
+        Row nw{uint8_t(card), uint8_t(card), 1, row.pad, h};  // (pad: the row's number stays)
         o.taken = row.heads;
         if (left) {  // the card becomes the row's last card: re-sort
             int m = 0;
@@ -320,10 +325,12 @@ inline void put(const Rules& R, const Table& t, int i, int card, bool left, Opt&
 
 // solver/kernel.py Kernel._take_any
 inline int take_any(const Rules& R, const Table& t, int card, Opt* out) {
-    Row nw{uint8_t(card), uint8_t(card), 1, 0, R.heads[card]};
     for (int i = 0; i < t.n; ++i) {
+        Row nw{uint8_t(card), uint8_t(card), 1, t.r[i].pad, R.heads[card]};
         Opt& o = out[i];
         o.taken = t.r[i].heads;
+        o.row = i;
+        o.take = true;
         o.t.n = t.n;
         if (!R.profi) {  // too low: below every last card, its row sorts first
             o.t.r[0] = nw;
@@ -435,7 +442,7 @@ inline int place_forced(const Rules& R, Table& t, int card) {
     int h = R.heads[card];
     if (row.len >= R.capacity) {
         int taken = row.heads;
-        row = Row{uint8_t(card), uint8_t(card), 1, 0, h};
+        row = Row{uint8_t(card), uint8_t(card), 1, row.pad, h};
         return taken;
     }
     row.last = uint8_t(card);
@@ -2382,6 +2389,263 @@ class Searcher {
 // ---------------------------------------------------------------------------------------------
 // Python binding: an opaque search object
 
+// ---------------------------------------------------------------------------------------------
+// The best reply to a fixed bot: solver/botgap.py against_bot restated for speed (the Python
+// one stays the reference; tests/solver/test_botgap.py compares the two on random positions).
+//
+// Seat `me` maximises the expected diff (the bot's heads minus its own, to the end of the
+// round) against a bot whose every decision is a known distribution (take6.play.bots):
+// * random: each card of its hand with equal probability, each row offered with equal
+//   probability;
+// * cheapest: cards as random; a row choice takes the cheapest option (cheapest_row: fewest
+//   heads, then fewest cards, then the lowest row number; most of both when the most heads win);
+// * safe: the card of least immediate cost (immediate_cost: the heads it would take placed
+//   alone, a too-low card counting its cheapest row), the lower card on ties; rows as cheapest.
+// No mixing is needed against a fixed policy, so this is an expectimax over the placement rule
+// above, with a table of exact values between turns. Rows carry their number in the reference's
+// order (Row::pad), which the bots' tie-breaks read. The table's key: for random the canonical
+// key (make_key; random is blind to every renaming that key forgets); for the other two the
+// live cards in order as well, but each row with its true length and its number (their
+// tie-breaks read both).
+
+enum BotKind { BOT_RANDOM = 0, BOT_CHEAPEST = 1, BOT_SAFE = 2 };
+
+struct ReplyStopped {};
+
+struct ReplyTable {
+    struct E {
+        u64 a, b;
+        i64 n, d;  // d > 0: the value n/d; d == 0: an empty slot; d < 0: big[n]
+    };
+    std::vector<E> e;
+    std::vector<std::shared_ptr<const mpq_class>> big;
+    u64 mask = 0, filled = 0, budget = 0;
+    bool full = false;  // the budget allows no larger table: new positions are not stored
+
+    void init(u64 bytes) {
+        budget = bytes;
+        u64 n = u64(1) << 8;  // (then doubling as it fills, within the budget)
+        while (n * 2 * sizeof(E) <= std::min<u64>(bytes, u64(1) << 20)) n *= 2;
+        e.assign(n, E{0, 0, 0, 0});
+        mask = n - 1;
+        filled = 0;
+        full = false;
+        big.clear();
+    }
+    bool get(const Key& k, Q& v) const {
+        for (u64 i = k.a & mask;; i = (i + 1) & mask) {
+            const E& x = e[i];
+            if (x.d == 0) return false;
+            if (x.a == k.a && x.b == k.b) {
+                if (x.d > 0) {
+                    v.n = x.n;
+                    v.d = x.d;
+                    v.b.reset();
+                } else {
+                    v = Q();
+                    v.b = big[size_t(x.n)];
+                }
+                return true;
+            }
+        }
+    }
+    void insert(std::vector<E>& into, u64 m, const E& x) {
+        for (u64 i = x.a & m;; i = (i + 1) & m)
+            if (into[i].d == 0) {
+                into[i] = x;
+                return;
+            }
+    }
+    void put(const Key& k, const Q& v) {
+        if ((filled + 1) * 10 > (mask + 1) * 7) {  // past 70% full: grow, or stop storing
+            u64 n = (mask + 1) * 2;
+            if (full || n * sizeof(E) > budget) {
+                full = true;
+                return;
+            }
+            std::vector<E> ne(n, E{0, 0, 0, 0});
+            for (const E& x : e)
+                if (x.d != 0) insert(ne, n - 1, x);
+            e.swap(ne);
+            mask = n - 1;
+        }
+        E x{k.a, k.b, v.n, v.d};
+        if (v.b) {
+            x.n = i64(big.size());
+            x.d = -1;
+            big.push_back(v.b);
+        }
+        insert(e, mask, x);
+        ++filled;
+    }
+    u64 bytes() const { return e.size() * sizeof(E); }
+};
+
+struct BotReply {
+    Rules R;
+    int me = 0, bot = 1, kind = BOT_RANDOM;
+    int sign = 1;  // 1 when the fewest heads win, -1 when the most do (a cheapest row's order)
+    ReplyTable tab;
+    u64 nodes = 0, ticks = 0;
+    double deadline = 0;  // 0: none
+    bool interrupted = false, stopped = false;
+    void (*poll)(void*) = nullptr;  // called every 1024 positions; sets stopped to stop
+    void* poll_ctx = nullptr;
+
+    Key key(const Table& t, const Hands& hs) const {
+        if (kind == BOT_RANDOM) return make_key(R, t, hs);
+        Hasher H;
+        H.add(u64(6) << 56);
+        if (R.profi) {
+            for (int i = 0; i < t.n; ++i) {
+                const Row& r = t.r[i];
+                H.add((u64(r.pad) << 48) | (u64(r.last) << 40) | (u64(r.first) << 32) |
+                      (u64(r.len) << 24) | u64(uint32_t(r.heads) & 0xffffff));
+            }
+            for (int p = 0; p < hs.n; ++p) {
+                H.add(u64(hs.h[p]));
+                H.add(u64(hs.h[p] >> 64));
+            }
+            return Key{H.a, H.b};
+        }
+        // The live cards in ascending order: a hand card as its owner and heads, a row (at its
+        // last card) as its length, heads and number.
+        u128 all = 0;
+        for (int p = 0; p < hs.n; ++p) all |= hs.h[p];
+        auto row_word = [](const Row& r) {
+            return (u64(2) << 56) | (u64(r.pad) << 48) | (u64(r.len) << 32) | u64(uint32_t(r.heads));
+        };
+        int ri = 0;
+        u128 rest = all;
+        while (rest) {
+            int c = ctz128(rest);
+            rest &= rest - 1;
+            while (ri < t.n && t.r[ri].last < c) H.add(row_word(t.r[ri++]));
+            int owner = ((hs.h[0] >> c) & 1) ? 0 : 1;
+            H.add((u64(1) << 56) | (u64(owner) << 8) | u64(R.heads[c]));
+        }
+        for (; ri < t.n; ++ri) H.add(row_word(t.r[ri]));
+        return Key{H.a, H.b};
+    }
+
+    void tick() {
+        if ((++ticks & 1023) == 0 && poll) {
+            poll(poll_ctx);
+            if (stopped) throw ReplyStopped();
+        }
+    }
+
+    // cheapest_row: the option taken by a bot that takes the cheapest row.
+    int cheapest(const Table& t, const Opt* opts, int n) const {
+        int best = 0;
+        i64 bk[3] = {0, 0, 0};
+        for (int i = 0; i < n; ++i) {
+            const Row& r = t.r[opts[i].row];
+            i64 k[3] = {0, 0, r.pad};
+            if (opts[i].take) {
+                k[0] = i64(sign) * r.heads;
+                k[1] = i64(sign) * r.len;
+            }
+            if (i == 0 || std::lexicographical_compare(k, k + 3, bk, bk + 3)) {
+                best = i;
+                std::copy(k, k + 3, bk);
+            }
+        }
+        return best;
+    }
+
+    // immediate_cost: the heads `card` would take if it were the only card placed.
+    int immediate(const Table& t, int card) const {
+        Opt opts[MAXROWS];
+        bool choice = false;
+        int n = place(R, t, card, opts, &choice);
+        int cost = 0;
+        for (int i = 0; i < n; ++i) {
+            int c = opts[i].take ? t.r[opts[i].row].heads : 0;
+            if (i == 0 || c < cost) cost = c;
+        }
+        return cost;
+    }
+
+    // The rest of a turn: cards c[0] < c[1] of seats o[0], o[1], placed from c[k] on.
+    Q turn(const Table& t, const int* c, const int* o, int k, int took_me, int took_bot,
+           const Hands& after) {
+        if (k == 2) {
+            ++nodes;
+            Q gain(i64(took_bot) - i64(took_me));
+            if (after.h[me] == 0) return gain;
+            return gain + value(t, after);
+        }
+        Opt opts[MAXROWS];
+        bool choice = false;
+        int n = place(R, t, c[k], opts, &choice);
+        auto next = [&](const Opt& x) {
+            if (o[k] == me) return turn(x.t, c, o, k + 1, took_me + x.taken, took_bot, after);
+            return turn(x.t, c, o, k + 1, took_me, took_bot + x.taken, after);
+        };
+        if (!choice || n == 1) return next(opts[0]);
+        if (o[k] == me) {
+            Q best = next(opts[0]);
+            for (int i = 1; i < n; ++i) best = qmax(best, next(opts[i]));
+            return best;
+        }
+        if (kind == BOT_RANDOM) {
+            Q sum = next(opts[0]);
+            for (int i = 1; i < n; ++i) sum = sum + next(opts[i]);
+            return sum / Q(n);
+        }
+        return next(opts[cheapest(t, opts, n)]);
+    }
+
+    Q play(const Table& t, const Hands& hs, int mine, int theirs) {
+        Hands after = hs;
+        after.h[me] &= ~(u128(1) << mine);
+        after.h[bot] &= ~(u128(1) << theirs);
+        int c[2], o[2];
+        if (mine < theirs) {
+            c[0] = mine, c[1] = theirs, o[0] = me, o[1] = bot;
+        } else {
+            c[0] = theirs, c[1] = mine, o[0] = bot, o[1] = me;
+        }
+        return turn(t, c, o, 0, 0, 0, after);
+    }
+
+    // The expected diff when `me` plays `card` now and best afterwards.
+    Q card_value(const Table& t, const Hands& hs, int card) {
+        int theirs[128];
+        int nb = cards_of(hs.h[bot], theirs);
+        if (nb == 0) return Q(0);  // (never: the hands have equal sizes)
+        if (kind == BOT_SAFE) {
+            int pick = theirs[0], cost = immediate(t, theirs[0]);
+            for (int i = 1; i < nb; ++i) {  // ascending: the lower card wins a tie
+                int ci = immediate(t, theirs[i]);
+                if (ci < cost) {
+                    cost = ci;
+                    pick = theirs[i];
+                }
+            }
+            return play(t, hs, card, pick);
+        }
+        Q sum = play(t, hs, card, theirs[0]);
+        for (int i = 1; i < nb; ++i) sum = sum + play(t, hs, card, theirs[i]);
+        return sum / Q(nb);
+    }
+
+    // The value of a position between turns (both hands non-empty).
+    Q value(const Table& t, const Hands& hs) {
+        Key k = key(t, hs);
+        Q v;
+        if (tab.get(k, v)) return v;
+        tick();
+        int mine[128];
+        int nm = cards_of(hs.h[me], mine);
+        Q best = card_value(t, hs, mine[0]);
+        for (int i = 1; i < nm; ++i) best = qmax(best, card_value(t, hs, mine[i]));
+        tab.put(k, best);
+        return best;
+    }
+};
+
 PyObject* q_obj(const Q& q) {
     if (!q.b) return Py_BuildValue("(LL)", (long long)q.n, (long long)q.d);
     std::string ns = q.b->get_num().get_str(16), ds = q.b->get_den().get_str(16);
@@ -2972,6 +3236,184 @@ PyMethodDef search_methods[] = {
     {"checkpoints", search_checkpoints, METH_NOARGS, "checkpoints written during searches"},
     {nullptr, nullptr, 0, nullptr}};
 
+// ---------------------------------------------------------------------------------------------
+// Reply(heads, capacity, profi, tie, lowest_wins, me, kind, memory): the best reply to a bot.
+
+struct ReplyObject {
+    PyObject_HEAD BotReply* core;
+    PyObject* progress;  // callable(positions, nodes, seconds) or None
+    double every, last, started;
+    bool error;  // the progress callback raised (not KeyboardInterrupt): pass it on
+};
+
+void reply_poll(void* p) {
+    ReplyObject* self = static_cast<ReplyObject*>(p);
+    BotReply& B = *self->core;
+    double t = now_s();
+    if (B.deadline > 0 && t > B.deadline) B.stopped = true;
+    if (PyErr_CheckSignals() < 0) {
+        PyErr_Clear();
+        B.interrupted = B.stopped = true;
+        return;
+    }
+    if (self->progress != Py_None && t - self->last >= self->every) {
+        self->last = t;
+        PyObject* r = PyObject_CallFunction(self->progress, "KKd",
+                                            (unsigned long long)B.tab.filled,
+                                            (unsigned long long)B.nodes, t - self->started);
+        if (!r) {
+            if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+                PyErr_Clear();
+                B.interrupted = true;
+            } else {
+                self->error = true;
+            }
+            B.stopped = true;
+        } else {
+            Py_DECREF(r);
+        }
+    }
+}
+
+PyObject* reply_new(PyTypeObject* type, PyObject* args, PyObject*) {
+    PyObject* heads;
+    int capacity, profi, tie, lowest_wins, me, kind;
+    unsigned long long memory;
+    if (!PyArg_ParseTuple(args, "OiiiiiiK", &heads, &capacity, &profi, &tie, &lowest_wins, &me,
+                          &kind, &memory))
+        return nullptr;
+    if (me != 0 && me != 1) {
+        PyErr_Format(PyExc_ValueError, "seat %d: the reply is for seat 0 or 1", me);
+        return nullptr;
+    }
+    if (kind < BOT_RANDOM || kind > BOT_SAFE) {
+        PyErr_Format(PyExc_ValueError, "unknown bot kind %d", kind);
+        return nullptr;
+    }
+    int nh = 0;
+    int hv[MAXCARD + 1];
+    if (!read_int_seq(heads, hv, MAXCARD + 1, nh, "heads")) return nullptr;
+    ReplyObject* self = reinterpret_cast<ReplyObject*>(type->tp_alloc(type, 0));
+    if (!self) return nullptr;
+    self->core = new (std::nothrow) BotReply();
+    if (!self->core) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    BotReply& B = *self->core;
+    for (int c = 0; c <= MAXCARD; ++c) B.R.heads[c] = c < nh ? hv[c] : 0;
+    B.R.capacity = capacity;
+    B.R.profi = profi != 0;
+    B.R.tie = tie;
+    B.sign = lowest_wins ? 1 : -1;
+    B.me = me;
+    B.bot = 1 - me;
+    B.kind = kind;
+    try {
+        B.tab.init(memory);
+    } catch (std::bad_alloc&) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    B.poll = reply_poll;
+    B.poll_ctx = self;
+    self->progress = Py_None;
+    Py_INCREF(Py_None);
+    self->every = 0.5;
+    self->started = self->last = now_s();
+    self->error = false;
+    return reinterpret_cast<PyObject*>(self);
+}
+
+void reply_dealloc(PyObject* o) {
+    ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
+    delete self->core;
+    Py_XDECREF(self->progress);
+    Py_TYPE(o)->tp_free(o);
+}
+
+// configure(time_limit=0.0, progress=None, every=0.5): the clock starts now.
+PyObject* reply_configure(PyObject* o, PyObject* args, PyObject* kw) {
+    ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
+    static const char* names[] = {"time_limit", "progress", "every", nullptr};
+    double limit = 0, every = 0.5;
+    PyObject* progress = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|dOd", const_cast<char**>(names), &limit,
+                                     &progress, &every))
+        return nullptr;
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError, "progress must be callable or None");
+        return nullptr;
+    }
+    Py_INCREF(progress);
+    Py_XDECREF(self->progress);
+    self->progress = progress;
+    self->every = every;
+    self->started = self->last = now_s();
+    self->core->deadline = limit > 0 ? self->started + limit : 0;
+    self->core->stopped = self->core->interrupted = false;
+    Py_RETURN_NONE;
+}
+
+// card(rows, hands, card) -> (n, d), or None when stopped. rows: (last, first, length, heads)
+// in the reference's order; hands: the two seats' cards.
+PyObject* reply_card(PyObject* o, PyObject* args) {
+    ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
+    BotReply& B = *self->core;
+    PyObject *rows, *hands;
+    int card;
+    if (!PyArg_ParseTuple(args, "OOi", &rows, &hands, &card)) return nullptr;
+    Table t;
+    Hands hs;
+    if (!read_position(rows, hands, 2, t, hs)) return nullptr;
+    for (int i = 0; i < t.n; ++i) t.r[i].pad = uint8_t(i);
+    std::stable_sort(t.r, t.r + t.n, [](const Row& x, const Row& y) { return x.last < y.last; });
+    if (card < 1 || card > MAXCARD || !((hs.h[B.me] >> card) & 1)) {
+        PyErr_Format(PyExc_ValueError, "card %d is not in seat %d's hand", card, B.me);
+        return nullptr;
+    }
+    if (popcount128(hs.h[0]) != popcount128(hs.h[1]) || (hs.h[0] & hs.h[1])) {
+        PyErr_SetString(PyExc_ValueError, "the hands must be disjoint and of equal size");
+        return nullptr;
+    }
+    if (B.stopped) Py_RETURN_NONE;
+    Q v;
+    try {
+        v = B.card_value(t, hs, card);
+    } catch (ReplyStopped&) {
+        if (self->error) return nullptr;
+        Py_RETURN_NONE;
+    } catch (std::bad_alloc&) {
+        return PyErr_NoMemory();
+    }
+    return q_obj(v);
+}
+
+PyObject* reply_stats(PyObject* o, PyObject*) {
+    ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
+    BotReply& B = *self->core;
+    return Py_BuildValue("{sKsKsKsO}", "positions", (unsigned long long)B.tab.filled, "nodes",
+                         (unsigned long long)B.nodes, "table_bytes",
+                         (unsigned long long)B.tab.bytes(), "full",
+                         B.tab.full ? Py_True : Py_False);
+}
+
+PyObject* reply_interrupted(PyObject* o, PyObject*) {
+    ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
+    return PyBool_FromLong(self->core->interrupted);
+}
+
+PyMethodDef reply_methods[] = {
+    {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reply_configure)),
+     METH_VARARGS | METH_KEYWORDS, "configure(time_limit=0.0, progress=None, every=0.5)"},
+    {"card", reply_card, METH_VARARGS,
+     "card(rows, hands, card) -> exact expected diff of playing card now, or None when stopped"},
+    {"stats", reply_stats, METH_NOARGS, "positions, nodes, table_bytes, full"},
+    {"interrupted", reply_interrupted, METH_NOARGS, "True if Ctrl-C stopped the last call"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyTypeObject ReplyType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
 PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_core",
                           "The compiled search core of take6's exact solver.", -1, nullptr};
 
@@ -2991,6 +3433,23 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", reinterpret_cast<PyObject*>(&SearchType)) < 0) {
         Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return nullptr;
+    }
+    ReplyType.tp_name = "solver.native._core.Reply";
+    ReplyType.tp_basicsize = sizeof(ReplyObject);
+    ReplyType.tp_flags = Py_TPFLAGS_DEFAULT;
+    ReplyType.tp_new = reply_new;
+    ReplyType.tp_dealloc = reply_dealloc;
+    ReplyType.tp_methods = reply_methods;
+    ReplyType.tp_doc = "Reply(heads, capacity, profi, tie, lowest_wins, me, kind, memory)";
+    if (PyType_Ready(&ReplyType) < 0) {
+        Py_DECREF(m);
+        return nullptr;
+    }
+    Py_INCREF(&ReplyType);
+    if (PyModule_AddObject(m, "Reply", reinterpret_cast<PyObject*>(&ReplyType)) < 0) {
+        Py_DECREF(&ReplyType);
         Py_DECREF(m);
         return nullptr;
     }

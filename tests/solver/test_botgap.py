@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -15,7 +16,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_helpers import position_strategy
 
+from solver import native
 from solver.api import solve_position
 from solver.botgap import _key, against_bot, bot_gap
 from solver.errors import SolverError
@@ -30,8 +33,15 @@ from take6 import (
     legal_actions,
     parse_position,
 )
-from take6.play.bots import BOTS, make_bot
+from take6.play.bots import BOTS, CheapestRowBot, make_bot
+from take6.rules import ProfiTie
 from take6.state import Action
+
+compiled = pytest.mark.skipif(
+    not native.AVAILABLE, reason=f"compiled core not built: {native.unavailable_reason()}"
+)
+CORES = ["python", pytest.param("native", marks=compiled)]
+"""The reference expectimax and its compiled restatement (solver.native.NativeReply)."""
 
 
 class Draw(random.Random):
@@ -98,9 +108,11 @@ def one_round(pos: Position) -> State:
     st.sampled_from(list(BOTS)),
     st.sampled_from([0, 1]),
 )
-def test_best_reply_equals_brute_force(k: int, seed: int, bot: str, me: int) -> None:
+@pytest.mark.parametrize("core", CORES)
+def test_best_reply_equals_brute_force(core: str, k: int, seed: int, bot: str, me: int) -> None:
     pos = logik_deal(k, seed)
-    r = against_bot(pos, bot, me)
+    r = against_bot(pos, bot, me, core=core)
+    assert r.core == core
     assert r.solved and r.value == brute(one_round(pos), me, bot)
     assert r.best and all(r.cards[c] == r.value for c in r.best)
 
@@ -115,10 +127,11 @@ def test_best_reply_equals_brute_force(k: int, seed: int, bot: str, me: int) -> 
         "profi 10/30/50/70 20,40,60|29,51,8",  # left placements and their ties
     ],
 )
-def test_best_reply_equals_brute_force_on_larger_positions(text: str, bot: str) -> None:
+@pytest.mark.parametrize("core", CORES)
+def test_best_reply_equals_brute_force_on_larger_positions(core: str, text: str, bot: str) -> None:
     pos = parse_position(text)
     for me in (0, 1):
-        r = against_bot(pos, bot, me)
+        r = against_bot(pos, bot, me, core=core)
         assert r.value == brute(one_round(pos), me, bot), (text, bot, me)
 
 
@@ -169,11 +182,13 @@ def test_bad_inputs() -> None:
         against_bot(logik_deal(2, 0), "safe", 2)
 
 
-def test_time_limit_keeps_a_lower_bound() -> None:
-    pos = logik_deal(6, 1)
-    r = against_bot(pos, "random", time_limit=0.01)
-    assert not r.solved and r.value is None
+@pytest.mark.parametrize("core", CORES)
+def test_time_limit_keeps_a_lower_bound(core: str) -> None:
+    pos = logik_deal(6 if core == "python" else 8, 1)  # (the compiled reply: 6 in 0.2 s)
+    r = against_bot(pos, "random", time_limit=0.05, core=core)
+    assert not r.solved and r.value is None and not r.interrupted
     assert all(r.lower >= v for v in r.cards.values())
+    assert len(r.cards) < len(pos.hands[0])
 
 
 def take6(*args: str) -> subprocess.CompletedProcess[str]:
@@ -216,12 +231,23 @@ def test_cli_against_errors(args: list[str], message: str) -> None:
 def test_cli_sigterm_keeps_the_game_value_and_a_bound() -> None:
     pos = "logik:18 5/2/14/13 1,3,10,11,12,16,17|4,6,7,8,9,15,18"  # bench/solve.py --deal 7 0
     proc = subprocess.Popen(
-        [sys.executable, "-m", "take6", "solve", pos, "--against", "random", "--no-progress"],
+        [sys.executable, "-m", "take6", "solve", pos, "--against", "random", "--progress"]
+        + ["--core", "python"],  # (the Python best reply: many minutes)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(6)  # the game value takes under a second, the best reply many minutes
+    assert proc.stderr is not None
+    # Into a pipe the progress comes as a line every 10 s: the reply's first one says the game
+    # value is found and the reply under way.
+    deadline = time.monotonic() + 180
+    seen = ""
+    while "best reply to random" not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stderr], [], [], 1.0)
+        if ready:
+            seen = proc.stderr.readline()
+            assert seen, "take6 ended before its best reply began"
+    assert "best reply to random" in seen
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM, err
@@ -249,3 +275,115 @@ def test_best_reply_follows_a_rules_files_heads() -> None:
             assert against_bot(pos, bot, me).value == value, (bot, me)
             differs = differs or value != brute(one_round(std), me, bot)
     assert differs
+
+
+@st.composite
+def reply_positions(draw: st.DrawFn) -> Position:
+    """A 2-player position for the best reply: up to 4 cards a hand, every simultaneous
+    variant, Profi with each tie rule, rows often long (takes and row choices happen), and at
+    times the most heads winning (the cheapest row then the dearest)."""
+    k = draw(st.integers(1, 4))
+    variant = draw(st.sampled_from(["logik", "standard", "profi"]))
+    pos = draw(position_strategy(variant, 2, k, 12 * k + 20))
+    rules = pos.rules
+    if variant == "profi":
+        rules = rules.with_(profi_tie=draw(st.sampled_from(list(ProfiTie))))
+    if draw(st.integers(0, 4)) == 0:
+        rules = rules.with_(lowest_wins=False)
+    return pos.with_rules(rules)
+
+
+@compiled
+@settings(max_examples=150, deadline=None)
+@given(reply_positions(), st.sampled_from(list(BOTS)), st.sampled_from([0, 1]))
+def test_compiled_reply_equals_the_reference(pos: Position, bot: str, me: int) -> None:
+    fast = against_bot(pos, bot, me, core="native", memory=1 << 16)
+    ref = against_bot(pos, bot, me, core="python")
+    assert (fast.core, ref.core) == ("native", "python")
+    assert fast.solved and fast.value == ref.value and fast.cards == ref.cards, str(pos)
+
+
+@compiled
+def test_compiled_reply_reproduces_the_stored_k6_figures() -> None:
+    """notebooks/botgap.jsonl holds the Python reference's replies on the 2 x 6 deals (each
+    one to two minutes there): the compiled reply finds the same exact values, card by card."""
+    from pathlib import Path
+
+    from solver.study.run import benchmark_deal
+
+    path = Path(__file__).resolve().parents[2] / "notebooks" / "botgap.jsonl"
+    lines = [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines()]
+    stored = [d for d in lines if d["k"] == 6 and d["bot"] in ("random", "cheapest")]
+    assert len(stored) == 6
+    for d in stored:
+        r = against_bot(benchmark_deal(6, d["seed"]), d["bot"], 0, core="native")
+        assert r.value == Fraction(d["against_bot"]), (d["seed"], d["bot"])
+        assert {str(c): str(v) for c, v in r.cards.items()} == d["first_cards"]
+
+
+@compiled
+def test_compiled_reply_within_a_tiny_budget_stays_exact() -> None:
+    """A table that may not grow stops storing positions; the values do not change."""
+    pos = logik_deal(6, 3)
+    tiny = native.NativeReply(pos.rules, "cheapest", 0, memory=1 << 16)
+    ample = against_bot(pos, "cheapest", 0, core="native")
+    values = {c: tiny.card(pos.rows, pos.hands, c) for c in pos.hands[0]}
+    assert tiny.full and tiny.positions < ample.positions and values == ample.cards
+
+
+def test_core_choice() -> None:
+    class Picky(CheapestRowBot):
+        name = "picky"
+
+    pos = logik_deal(3, 0)
+    with pytest.raises(SolverError, match="unknown core 'fast'"):
+        against_bot(pos, "safe", core="fast")
+    r = against_bot(pos, Picky(), 0)  # a subclass may decide otherwise: the reference runs
+    assert r.core == "python" and r.value == brute(one_round(pos), 0, "cheapest")
+    assert r.core_note.startswith("the compiled core restates the built-in bots only, not Picky")
+    with pytest.raises(SolverError, match="restates the built-in bots only, not Picky"):
+        against_bot(pos, Picky(), 0, core="native")
+
+
+@compiled
+def test_ctrl_c_stops_the_compiled_reply_with_a_bound() -> None:
+    code = (
+        "from solver.botgap import against_bot\n"
+        "from solver.study.run import benchmark_deal\n"
+        "print('started', flush=True)\n"
+        "r = against_bot(benchmark_deal(8, 1), 'cheapest', 0, core='native')\n"
+        "print(r.core, r.solved, r.interrupted, r.lower, len(r.cards))\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(3)  # (the whole reply takes minutes)
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert time.perf_counter() - t0 < 10 and proc.returncode == 0, err
+    core, solved, interrupted, lower, done = out.split()
+    assert (core, solved, interrupted) == ("native", "False", "True")
+    assert int(done) < 8 and Fraction(lower) >= -heads_of_deal(8, 1)
+
+
+def heads_of_deal(k: int, seed: int) -> int:
+    from solver.botgap import heads_left
+    from solver.study.run import benchmark_deal
+
+    return heads_left(benchmark_deal(k, seed))
+
+
+@compiled
+def test_cli_against_says_which_core_ran() -> None:
+    pos = "logik:12 5/1/12/7 2,6,9,10|3,4,8,11"
+    fast = json.loads(take6("solve", pos, "--against", "random", "--json").stdout)
+    ref = json.loads(
+        take6("solve", pos, "--against", "random", "--json", "--core", "python").stdout
+    )
+    assert (fast["core"], ref["core"]) == ("native", "python")
+    assert fast["against_bot"] == ref["against_bot"] == "8/3"
+    out = take6("solve", pos, "--against", "random", "--no-progress")
+    assert "best reply (compiled core): " in out.stdout
