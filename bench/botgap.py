@@ -10,6 +10,13 @@ gives up against a perfect opponent), with the CPU seconds of the reply's search
     python bench/botgap.py                          # k = 4..6, seeds 0-2, every bot
     python bench/botgap.py --k 7 --bots safe --seeds 0 1 2 3 4
     python bench/botgap.py --jsonl gaps.jsonl       # also one JSON line per item (resumes)
+    python bench/botgap.py --compare --k 5 6 --bots random cheapest   # compiled vs Python
+
+The best reply runs on the compiled core where it was built (``--core`` chooses;
+``solver.native.NativeReply``, the restatement of ``solver/botgap.py``'s expectimax). With
+``--compare`` each item's reply runs on both cores one after the other (the Python one up to
+``--python-max``), the values are asserted equal card by card, and the script prints the CPU
+seconds of each and, per k and bot, their medians and the speed-up.
 
 ``--jsonl FILE`` appends each item's figures (exact values as text, ``take6 solve --against
 --json``'s fields plus ``k`` and ``seed``) and skips the items already in it, so a run that was
@@ -20,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -57,7 +65,15 @@ def main() -> None:
         "takes minutes to hours)",
     )
     ap.add_argument("--jsonl", metavar="FILE", help="append each item as a JSON line (resumes)")
+    ap.add_argument("--core", choices=["auto", "native", "python"], default="auto")
+    ap.add_argument("--compare", action="store_true", help="the reply on both cores, side by side")
+    ap.add_argument(
+        "--python-max", type=int, default=6, help="largest k the Python reply runs (--compare)"
+    )
     args = ap.parse_args()
+    if args.compare:
+        compare(args)
+        return
     done: set[tuple[int, int, str]] = set()
     if args.jsonl and Path(args.jsonl).is_file():
         for text in Path(args.jsonl).read_text(encoding="utf-8").splitlines():
@@ -73,10 +89,14 @@ def main() -> None:
                 if (k, seed, name) in done:
                     continue
                 if args.reply_only:
-                    r = against_bot(deal(k, seed), name, 0, time_limit=args.time_limit)
+                    r = against_bot(
+                        deal(k, seed), name, 0, time_limit=args.time_limit, core=args.core
+                    )
                     g = None
                 else:
-                    g = bot_gap(deal(k, seed), name, 0, time_limit=args.time_limit)
+                    g = bot_gap(
+                        deal(k, seed), name, 0, time_limit=args.time_limit, reply_core=args.core
+                    )
                     r = g.reply
 
                 def show(v: object) -> str:
@@ -92,6 +112,38 @@ def main() -> None:
                     data = {"k": k, "seed": seed, **(g.to_json() if g else reply_json(r))}
                     with open(args.jsonl, "a", encoding="utf-8") as f:
                         f.write(json.dumps(data) + "\n")
+
+
+def compare(args: argparse.Namespace) -> None:
+    """The compiled reply against the Python one on the same deals, one after the other."""
+    print(f"{'k':>2} {'seed':>4} {'bot':>8} {'vs bot':>9} {'python s':>9} {'native s':>9} {'x':>7}")
+    times: dict[tuple[int, str], list[tuple[float, float]]] = {}
+    for k in args.k:
+        for seed in args.seeds:
+            for name in args.bots:
+                fast = against_bot(
+                    deal(k, seed), name, 0, time_limit=args.time_limit, core="native"
+                )
+                line = f"{k:>2} {seed:>4} {name:>8} {float(fast.lower):>+9.4f} "
+                if k > args.python_max:
+                    print(line + f"{'-':>9} {fast.cpu_seconds:>9.3f}", flush=True)
+                    continue
+                ref = against_bot(deal(k, seed), name, 0, time_limit=args.time_limit, core="python")
+                if ref.solved and fast.solved:
+                    assert ref.cards == fast.cards, (k, seed, name)
+                    times.setdefault((k, name), []).append((ref.cpu_seconds, fast.cpu_seconds))
+                ratio = ref.cpu_seconds / max(fast.cpu_seconds, 1e-6)
+                print(
+                    line + f"{ref.cpu_seconds:>9.3f} {fast.cpu_seconds:>9.3f} {ratio:>6.0f}x",
+                    flush=True,
+                )
+    for (k, name), pairs in times.items():
+        py = statistics.median(p for p, _ in pairs)
+        nat = statistics.median(n for _, n in pairs)
+        print(
+            f"k={k} {name}: median CPU s python {py:.3f}, compiled {nat:.4f}, "
+            f"speed-up {py / max(nat, 1e-6):.0f}x over {len(pairs)} deals (values equal)"
+        )
 
 
 if __name__ == "__main__":

@@ -486,13 +486,14 @@ def bot_gap(
     *,
     time_limit: float | None = None,
     reply_progress: BotProgress | None = None,
+    reply_core: str = "auto",
     **solve_options: Any,
 ) -> BotGap:
     """The game value (:func:`solver.api.solve`, ``diff`` for ``player``, with
     ``solve_options``), the best reply to ``bot`` (:func:`against_bot`) and the gap between
-    them. ``time_limit`` applies to each of the two searches; ``reply_progress`` is the
-    reply's progress callback (:func:`against_bot`), ``solve_options`` may carry the game
-    search's own (``progress``)."""
+    them. ``time_limit`` applies to each of the two searches; ``reply_progress`` and
+    ``reply_core`` are the reply's progress callback and core (:func:`against_bot`),
+    ``solve_options`` may carry the game search's own (``progress``, ``core``)."""
     if isinstance(bot, str):
         make_bot(bot)  # an unknown name fails before any search
     t0 = time.perf_counter()
@@ -505,7 +506,14 @@ def bot_gap(
         lower = Fraction(-heads_left(position))
         reply = Reply(position, name, player, False, None, lower, interrupted=True)
     else:
-        reply = against_bot(position, bot, player, time_limit=time_limit, progress=reply_progress)
+        reply = against_bot(
+            position,
+            bot,
+            player,
+            time_limit=time_limit,
+            progress=reply_progress,
+            core=reply_core,
+        )
     return BotGap(reply, result.value, result.lower, result.upper, seconds)
 
 

@@ -127,7 +127,8 @@ def add_core_options(p: argparse.ArgumentParser) -> None:
         choices=list(CORES),
         default="auto",
         help="the search: the compiled core when it was built (auto, the default), native, or "
-        "python (the readable reference, slower); both give equal values",
+        "python (the readable reference, slower); both give equal values (with --against, the "
+        "best reply's search too)",
     )
     p.add_argument(
         "--memory",

@@ -466,10 +466,18 @@ class NativeReply:
         return int(self.core.stats()["nodes"])
 
     @property
+    def stored_from(self) -> int:
+        """The fewest cards a hand of the positions the table stores: 2 (one card a hand is
+        searched again each time, as cheap as a lookup); more once the memory budget was
+        reached, each step dropping the positions of fewest cards to make room."""
+        return int(self.core.stats()["stored_from"])
+
+    @property
     def full(self) -> bool:
-        """True when the memory budget stopped the table growing (the values stay exact;
-        positions past it are searched again when met again)."""
-        return bool(self.core.stats()["full"])
+        """True when the memory budget was reached (:attr:`stored_from` raised, or nothing
+        more stored). The values stay exact: positions not stored are searched again."""
+        st = self.core.stats()
+        return bool(st["full"]) or int(st["stored_from"]) > 2
 
     @property
     def interrupted(self) -> bool:

@@ -2414,13 +2414,14 @@ struct ReplyStopped {};
 
 struct ReplyTable {
     struct E {
-        u64 a, b;
+        u64 a, b;  // the key (b's top byte: the position's cards a hand)
         i64 n, d;  // d > 0: the value n/d; d == 0: an empty slot; d < 0: big[n]
     };
     std::vector<E> e;
     std::vector<std::shared_ptr<const mpq_class>> big;
     u64 mask = 0, filled = 0, budget = 0;
-    bool full = false;  // the budget allows no larger table: new positions are not stored
+    int floor = 2;      // positions of fewer cards a hand are not stored (searched again)
+    bool full = false;  // nothing more can be stored within the budget
 
     void init(u64 bytes) {
         budget = bytes;
@@ -2429,14 +2430,17 @@ struct ReplyTable {
         e.assign(n, E{0, 0, 0, 0});
         mask = n - 1;
         filled = 0;
+        floor = 2;
         full = false;
         big.clear();
     }
-    bool get(const Key& k, Q& v) const {
+    static u64 tag(u64 b, int depth) { return (b & ~(u64(0xff) << 56)) | (u64(depth) << 56); }
+    bool get(const Key& k, int depth, Q& v) const {
+        u64 b = tag(k.b, depth);
         for (u64 i = k.a & mask;; i = (i + 1) & mask) {
             const E& x = e[i];
             if (x.d == 0) return false;
-            if (x.a == k.a && x.b == k.b) {
+            if (x.a == k.a && x.b == b) {
                 if (x.d > 0) {
                     v.n = x.n;
                     v.d = x.d;
@@ -2449,27 +2453,45 @@ struct ReplyTable {
             }
         }
     }
-    void insert(std::vector<E>& into, u64 m, const E& x) {
+    static void insert(std::vector<E>& into, u64 m, const E& x) {
         for (u64 i = x.a & m;; i = (i + 1) & m)
             if (into[i].d == 0) {
                 into[i] = x;
                 return;
             }
     }
-    void put(const Key& k, const Q& v) {
-        if ((filled + 1) * 10 > (mask + 1) * 7) {  // past 70% full: grow, or stop storing
+    // Re-place every entry of at least `keep` cards a hand into a table of n slots.
+    void rebuild(u64 n, int keep) {
+        std::vector<E> ne(n, E{0, 0, 0, 0});
+        u64 kept = 0;
+        for (const E& x : e)
+            if (x.d != 0 && int(x.b >> 56) >= keep) {
+                insert(ne, n - 1, x);
+                ++kept;
+            }
+        e.swap(ne);
+        mask = n - 1;
+        filled = kept;
+    }
+    void put(const Key& k, int depth, const Q& v) {
+        if (depth < floor || full) return;
+        while ((filled + 1) * 10 > (mask + 1) * 7) {  // past 70% full
             u64 n = (mask + 1) * 2;
-            if (full || n * sizeof(E) > budget) {
+            if ((n + mask + 1) * sizeof(E) <= budget) {  // (both tables live while it grows)
+                rebuild(n, 0);
+                continue;
+            }
+            // The budget allows no larger table: drop the positions of fewest cards (the most
+            // numerous, the cheapest to search again) and store no more of them.
+            if (floor >= 32) {
                 full = true;
                 return;
             }
-            std::vector<E> ne(n, E{0, 0, 0, 0});
-            for (const E& x : e)
-                if (x.d != 0) insert(ne, n - 1, x);
-            e.swap(ne);
-            mask = n - 1;
+            ++floor;
+            rebuild(mask + 1, floor);
+            if (depth < floor) return;
         }
-        E x{k.a, k.b, v.n, v.d};
+        E x{k.a, tag(k.b, depth), v.n, v.d};
         if (v.b) {
             x.n = i64(big.size());
             x.d = -1;
@@ -2631,17 +2653,24 @@ struct BotReply {
         return sum / Q(nb);
     }
 
-    // The value of a position between turns (both hands non-empty).
+    // The value of a position between turns (both hands non-empty). Positions of one card a
+    // hand are not stored (measured at 2 x 7: half the table, no slower); past the memory
+    // budget, the table drops its positions of fewest cards (ReplyTable::put).
     Q value(const Table& t, const Hands& hs) {
-        Key k = key(t, hs);
+        int depth = popcount128(hs.h[me]);
+        bool stored = depth >= tab.floor && !tab.full;
+        Key k{0, 0};
         Q v;
-        if (tab.get(k, v)) return v;
+        if (stored) {
+            k = key(t, hs);
+            if (tab.get(k, depth, v)) return v;
+        }
         tick();
         int mine[128];
         int nm = cards_of(hs.h[me], mine);
         Q best = card_value(t, hs, mine[0]);
         for (int i = 1; i < nm; ++i) best = qmax(best, card_value(t, hs, mine[i]));
-        tab.put(k, best);
+        if (stored) tab.put(k, depth, best);
         return best;
     }
 };
@@ -3392,10 +3421,10 @@ PyObject* reply_card(PyObject* o, PyObject* args) {
 PyObject* reply_stats(PyObject* o, PyObject*) {
     ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
     BotReply& B = *self->core;
-    return Py_BuildValue("{sKsKsKsO}", "positions", (unsigned long long)B.tab.filled, "nodes",
+    return Py_BuildValue("{sKsKsKsOsi}", "positions", (unsigned long long)B.tab.filled, "nodes",
                          (unsigned long long)B.nodes, "table_bytes",
                          (unsigned long long)B.tab.bytes(), "full",
-                         B.tab.full ? Py_True : Py_False);
+                         B.tab.full ? Py_True : Py_False, "stored_from", B.tab.floor);
 }
 
 PyObject* reply_interrupted(PyObject* o, PyObject*) {
