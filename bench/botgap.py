@@ -36,6 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.api import fraction_text
 from solver.botgap import BotGap, Reply, against_bot, bot_gap
+from solver.native import parse_memory
+from solver.study.export import fraction
 from solver.study.run import benchmark_deal as deal
 from take6.play.bots import BOTS
 
@@ -62,23 +64,29 @@ def main() -> None:
         "--reply-only",
         action="store_true",
         help="only the best reply to the bot, not the game value (k = 9, 10: the game search "
-        "takes minutes to hours)",
+        "takes minutes to hours); a game value the --jsonl file already holds for the deal "
+        "(from another bot's line) is reused, with the gap",
     )
     ap.add_argument("--jsonl", metavar="FILE", help="append each item as a JSON line (resumes)")
     ap.add_argument("--core", choices=["auto", "native", "python"], default="auto")
+    ap.add_argument("--memory", metavar="SIZE", help="the compiled reply's table budget (8G)")
     ap.add_argument("--compare", action="store_true", help="the reply on both cores, side by side")
     ap.add_argument(
         "--python-max", type=int, default=6, help="largest k the Python reply runs (--compare)"
     )
     args = ap.parse_args()
+    memory = None if args.memory is None else parse_memory(args.memory)
     if args.compare:
         compare(args)
         return
     done: set[tuple[int, int, str]] = set()
+    values: dict[tuple[int, int], tuple[Fraction, float]] = {}  # a deal's game value, its s
     if args.jsonl and Path(args.jsonl).is_file():
         for text in Path(args.jsonl).read_text(encoding="utf-8").splitlines():
             d = json.loads(text)
             done.add((d["k"], d["seed"], d["bot"]))
+            if d.get("value") is not None:
+                values[(d["k"], d["seed"])] = (fraction(d["value"]), d["value_seconds"])
     print(
         f"{'k':>2} {'seed':>4} {'bot':>8} {'value':>9} {'vs bot':>9} {'gap':>9} {'cpu s':>8} "
         f"{'positions':>9}"
@@ -90,12 +98,25 @@ def main() -> None:
                     continue
                 if args.reply_only:
                     r = against_bot(
-                        deal(k, seed), name, 0, time_limit=args.time_limit, core=args.core
+                        deal(k, seed),
+                        name,
+                        0,
+                        time_limit=args.time_limit,
+                        core=args.core,
+                        memory=memory,
                     )
                     g = None
+                    if (k, seed) in values:  # the deal's game value, found before
+                        v, secs = values[(k, seed)]
+                        g = BotGap(r, v, v, v, secs)
                 else:
                     g = bot_gap(
-                        deal(k, seed), name, 0, time_limit=args.time_limit, reply_core=args.core
+                        deal(k, seed),
+                        name,
+                        0,
+                        time_limit=args.time_limit,
+                        reply_core=args.core,
+                        reply_memory=memory,
                     )
                     r = g.reply
 

@@ -487,12 +487,14 @@ def bot_gap(
     time_limit: float | None = None,
     reply_progress: BotProgress | None = None,
     reply_core: str = "auto",
+    reply_memory: int | None = None,
     **solve_options: Any,
 ) -> BotGap:
     """The game value (:func:`solver.api.solve`, ``diff`` for ``player``, with
     ``solve_options``), the best reply to ``bot`` (:func:`against_bot`) and the gap between
-    them. ``time_limit`` applies to each of the two searches; ``reply_progress`` and
-    ``reply_core`` are the reply's progress callback and core (:func:`against_bot`),
+    them. ``time_limit`` applies to each of the two searches; ``reply_progress``,
+    ``reply_core`` and ``reply_memory`` are the reply's progress callback, core and table
+    budget (:func:`against_bot`),
     ``solve_options`` may carry the game search's own (``progress``, ``core``)."""
     if isinstance(bot, str):
         make_bot(bot)  # an unknown name fails before any search
@@ -513,6 +515,7 @@ def bot_gap(
             time_limit=time_limit,
             progress=reply_progress,
             core=reply_core,
+            memory=reply_memory,
         )
     return BotGap(reply, result.value, result.lower, result.upper, seconds)
 

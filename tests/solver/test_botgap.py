@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -307,8 +308,6 @@ def test_compiled_reply_equals_the_reference(pos: Position, bot: str, me: int) -
 def test_compiled_reply_reproduces_the_stored_k6_figures() -> None:
     """notebooks/botgap.jsonl holds the Python reference's replies on the 2 x 6 deals (each
     one to two minutes there): the compiled reply finds the same exact values, card by card."""
-    from pathlib import Path
-
     from solver.study.run import benchmark_deal
 
     path = Path(__file__).resolve().parents[2] / "notebooks" / "botgap.jsonl"
@@ -389,3 +388,29 @@ def test_cli_against_says_which_core_ran() -> None:
     assert fast["against_bot"] == ref["against_bot"] == "8/3"
     out = take6("solve", pos, "--against", "random", "--no-progress")
     assert "best reply (compiled core): " in out.stdout
+
+
+@compiled
+def test_bench_compares_the_cores_and_reuses_a_known_game_value(tmp_path: Path) -> None:
+    bench = str(Path(__file__).resolve().parents[2] / "bench" / "botgap.py")
+
+    def run(*args: str) -> str:
+        out = subprocess.run(
+            [sys.executable, bench, "--k", "4", "--seeds", "0", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    text = run("--compare", "--bots", "cheapest", "random")
+    assert "k=4 cheapest: median CPU s python" in text and "(values equal)" in text
+    jsonl = tmp_path / "gaps.jsonl"
+    run("--bots", "safe", "--jsonl", str(jsonl))  # the game value, with the reply to safe
+    run("--bots", "cheapest", "--reply-only", "--jsonl", str(jsonl))
+    lines = [json.loads(t) for t in jsonl.read_text(encoding="utf-8").splitlines()]
+    assert [d["bot"] for d in lines] == ["safe", "cheapest"]
+    safe, cheapest = lines
+    assert cheapest["core"] == "native" and cheapest["value"] == safe["value"] == "0"
+    assert cheapest["against_bot"] == cheapest["gap"] == "29/24"  # test_known_values
