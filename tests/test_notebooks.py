@@ -19,6 +19,7 @@ SMALL = {
     "TAKE6_NB_WORKERS": "1",
     "TAKE6_NB_BOTGAP_K": "2,3",
     "TAKE6_NB_SAFE_K": "4",
+    "TAKE6_NB_RANDOM_K": "4",
     "TAKE6_NB_BOTGAP_SEEDS": "2",
 }
 
@@ -51,10 +52,10 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert "deals: 24 items, 0 already in the store, 24 solved now" in text
     assert "drafts-2p: 4 items" in text and "drafts-3p: 3 items" in text
-    assert "bot gaps: 14 items, 14 computed now" in text
-    assert "safe at k=4 gives up" in text
+    assert "bot gaps: 16 items, 16 computed now" in text
+    assert "safe at k=4 gives up" in text and "random at k=4 gives up" in text
     assert "long drafts: 2 read from" in text
-    assert len(gaps.read_text(encoding="utf-8").splitlines()) == 14
+    assert len(gaps.read_text(encoding="utf-8").splitlines()) == 16
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 6
     assert store.is_file()
 
