@@ -19,6 +19,9 @@
 //   compared): two different positions would have to agree on all of them to be confused.
 // * optionally a second thread searches the same root with its own move order over the shared
 //   table (lazy SMP); each bucket has a spin lock, so entries are never torn.
+//
+// Below the search, the best reply to a fixed bot (BotReply, Python type Reply): the expectimax of
+// solver/botgap.py restated, with the three built-in bots' policies (take6.play.bots).
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -2387,9 +2390,6 @@ class Searcher {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Python binding: an opaque search object
-
-// ---------------------------------------------------------------------------------------------
 // The best reply to a fixed bot: solver/botgap.py against_bot restated for speed (the Python
 // one stays the reference; tests/solver/test_botgap.py compares the two on random positions).
 //
@@ -2674,6 +2674,9 @@ struct BotReply {
         return best;
     }
 };
+
+// ---------------------------------------------------------------------------------------------
+// Python binding: an opaque search object
 
 PyObject* q_obj(const Q& q) {
     if (!q.b) return Py_BuildValue("(LL)", (long long)q.n, (long long)q.d);
