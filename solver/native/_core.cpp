@@ -17,8 +17,9 @@
 //   (still a proven bound);
 // * the key is a 128-bit hash of the canonical key's words (64 bits select the bucket, 64 are
 //   compared): two different positions would have to agree on all of them to be confused.
-// * optionally a second thread searches the same root with its own move order over the shared
-//   table (lazy SMP); each bucket has a spin lock, so entries are never torn.
+// * with threads > 1 the cells of the root's stage game (and of the eldest brothers' below it)
+//   are shared out among the threads over the one table; each bucket has a spin lock, so
+//   entries are never torn.
 //
 // Below the search, the best reply to a fixed bot (BotReply, Python type Reply): the expectimax of
 // solver/botgap.py restated, with the three built-in bots' policies (take6.play.bots).
