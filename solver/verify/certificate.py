@@ -3,8 +3,11 @@
 The formats and what they prove are documented in :mod:`solver.verify.check` (the independent
 checker).
 
-* **Version 2, bounds** (:func:`build_bound_certificate`, what ``take6 solve --certificate``
-  writes): a proof that the root's value is at least ``v`` (the max side's optimal strategy
+* **Version 3** (:func:`build_bound_certificate`, what ``take6 solve --certificate`` writes):
+  version 2 without the nodes of the positions the checker values itself (one card a hand, or
+  two with one player a side): about a tenth of version 2's nodes at k = 7.
+* **Version 2, bounds** (``small=False``): a proof that the root's value is at least ``v`` (the
+  max side's optimal strategy
   against every reply) and at most ``v`` (the min side's), where each reply's next positions need
   only a bound as tight as the proof needs there. The writer walks the game with the reference
   engine; at a node that must be shown ``>= target`` it takes the max side's optimal strategy
@@ -27,7 +30,7 @@ from typing import Any
 
 from solver.api import exact_entry, exact_value, fraction_text
 from solver.search import SearchLike, Solution, Strategy
-from solver.verify.check import BOUNDS_VERSION, FORMAT, VERSION, node_key
+from solver.verify.check import BOUNDS_VERSION, FORMAT, SMALL_VERSION, VERSION, node_key
 from solver.walk import Node, option_values, outcomes, payoff, seat_cards, settle
 from take6.io.record import rules_to_json
 from take6.notation import format_position
@@ -101,11 +104,15 @@ def _rules_object(rules: Rules) -> dict[str, Any]:
 
 
 class _BoundWriter:
-    """Builds a version-2 certificate from a solved search (see the module docstring)."""
+    """Builds a version-2 or -3 certificate from a solved search (see the module docstring).
+    ``small_hand``: positions of at most this many cards a hand get no node (version 3: the
+    checker values them exactly, and an exact value meets every true bound)."""
 
-    def __init__(self, search: SearchLike) -> None:
+    def __init__(self, search: SearchLike, small_hand: int = 0) -> None:
         self.search = search
+        self.small_hand = small_hand
         pr = search.problem
+        self.root = Node.of(pr.position)
         self.weights = pr.weights
         self.max_side = pr.max_side
         self.min_side = pr.min_side
@@ -130,8 +137,8 @@ class _BoundWriter:
 
     def need(self, node: Node, target: Fraction, lower: bool) -> None:
         """Make the certificate prove ``value >= target`` (``lower``) or ``<= target``."""
-        if node.done:
-            return
+        if node.done or (len(node.hands[0]) <= self.small_hand and node != self.root):
+            return  # (the root keeps its node, strategies and all, however small)
         static = self.static(node, lower)
         if (target <= static) if lower else (target >= static):
             return  # the checker's own static bound proves it
@@ -187,11 +194,13 @@ class _BoundWriter:
         self.need(node.after(turn, cards), req - payoff(pr, turn), lower)
 
 
-def build_bound_certificate(search: SearchLike) -> dict[str, Any]:
-    """The version-2 (bounds) certificate of a completed search."""
+def build_bound_certificate(search: SearchLike, *, small: bool = True) -> dict[str, Any]:
+    """The bounds certificate of a completed search: version 3 (the smallest positions left to
+    the checker), or with ``small=False`` version 2 (every claimed node written)."""
     pr = search.problem
     root = Node.of(pr.position)
-    w = _BoundWriter(search)
+    small_hand = (2 if len(pr.max_side) == len(pr.min_side) == 1 else 1) if small else 0
+    w = _BoundWriter(search, small_hand)
     value = Fraction(w.solution(root).value)
     w.need(root, value, True)
     w.need(root, value, False)
@@ -201,11 +210,11 @@ def build_bound_certificate(search: SearchLike) -> dict[str, Any]:
             node = nodes.setdefault(key, {})
             node["lower" if lower else "upper"] = fraction_text(target)
             node["max" if lower else "min"] = [[list(a), fraction_text(q)] for a, q in strat]
-    return _document(search, BOUNDS_VERSION, value, nodes)
+    return _document(search, SMALL_VERSION if small else BOUNDS_VERSION, value, nodes)
 
 
 def write_certificate(search: SearchLike, path: str | Path, *, bounds: bool = True) -> int:
-    """Write the certificate (version 2, bounds; ``bounds=False``: version 1) to ``path``;
+    """Write the certificate (version 3, bounds; ``bounds=False``: version 1) to ``path``;
     return the number of nodes in it."""
     cert = build_bound_certificate(search) if bounds else build_certificate(search)
     Path(path).write_text(json.dumps(cert, indent=None, separators=(",", ":")) + "\n")

@@ -58,7 +58,7 @@ def test_tampered_certificate_fails(tmp_path: Path, capsys: pytest.CaptureFixtur
     cert = tmp_path / "cert.json"
     assert main(["solve", MIXED, "--certificate", str(cert)]) == 0
     data = json.loads(cert.read_text())
-    assert data["version"] == 2  # bound certificates by default
+    assert data["version"] == 3  # bound certificates by default, small positions left out
     data["value"] = "-1"
     root_key = next(k for k in data["nodes"] if k.endswith("2,12|10,27"))
     data["nodes"][root_key]["lower"] = "-1"  # true: the value -2/3 is at least -1
