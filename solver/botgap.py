@@ -207,32 +207,18 @@ def against_bot(
         native_progress if progress is not None else None,
     )
     if fast is not None:
-        solved, interrupted = True, False
-        try:
-            if root.phase is Phase.CHOOSE:
-                for c in first:
-                    v = fast.card(root.rows, root.hands, c)
-                    if v is None:
-                        solved, interrupted = False, fast.interrupted
-                        break
-                    cards[c] = v
-        except KeyboardInterrupt:
-            solved, interrupted = False, True
+
+        def value_of(card: int) -> Fraction:
+            v: Fraction | None = fast.card(root.rows, root.hands, card)
+            if v is None:  # the core stopped: its time limit, or Ctrl-C
+                raise KeyboardInterrupt if fast.interrupted else Stopped
+            return v
+
+        solved, interrupted = _value_first_cards(root, first, cards, value_of)
         return _reply(
-            position,
-            b,
-            player,
-            root,
-            cards,
-            solved,
-            interrupted,
-            fast.positions,
-            fast.nodes,
-            t0,
-            c0,
-            "native",
-            "",
-        )
+            position, b, player, root, cards, solved, interrupted,
+            fast.positions, fast.nodes, t0, c0, "native", "",
+        )  # fmt: skip
     return _python_reply(position, b, player, root, time_limit, progress, note, t0, c0)
 
 
@@ -403,31 +389,38 @@ def _python_reply(
         table[key] = v
         return v
 
-    solved, interrupted = True, False
+    replies: dict[Action, Fraction] = {}
+
+    def value_of(card: int) -> Fraction:
+        if not replies:
+            replies.update(policy(b, root, other))
+        return card_value(root, card, replies)
+
+    solved, interrupted = _value_first_cards(root, first, cards, value_of)
+    return _reply(
+        position, b, player, root, cards, solved, interrupted,
+        len(table), nodes, t0, c0, "python", note,
+    )  # fmt: skip
+
+
+def _value_first_cards(
+    root: State,
+    first: Sequence[int],
+    cards: dict[int, Fraction],
+    value_of: Callable[[int], Fraction],
+) -> tuple[bool, bool]:
+    """Fill ``cards`` with the value of each of the reply's ``first`` cards, in order;
+    ``(solved, interrupted)``: a time limit (:class:`Stopped`) or Ctrl-C ends it with the
+    cards valued so far."""
     try:
         if root.phase is Phase.CHOOSE:
-            replies = policy(b, root, other)
             for c in first:
-                cards[c] = card_value(root, c, replies)
+                cards[c] = value_of(c)
     except Stopped:
-        solved = False
+        return False, False
     except KeyboardInterrupt:
-        solved, interrupted = False, True
-    return _reply(
-        position,
-        b,
-        player,
-        root,
-        cards,
-        solved,
-        interrupted,
-        len(table),
-        nodes,
-        t0,
-        c0,
-        "python",
-        note,
-    )
+        return False, True
+    return True, False
 
 
 def _row(action: Action) -> int:
