@@ -149,6 +149,7 @@ def make_search(
     progress: Progress | None = None,
     checkpoint: str | None = None,
     checkpoint_every: float | None = None,
+    checkpoint_depth: int | None = None,
 ) -> tuple[SearchLike, str]:
     """The search for ``problem`` on the chosen core, and a note saying why the Python search
     runs when the compiled core was wanted ('' otherwise). Raises :class:`SolverError` when
@@ -171,6 +172,9 @@ def make_search(
                         progress=progress,
                         checkpoint=checkpoint,
                         checkpoint_every=checkpoint_every or CHECKPOINT_EVERY,
+                        checkpoint_depth=(
+                            native.CHECKPOINT_DEPTH if checkpoint_depth is None else checkpoint_depth
+                        ),
                     ),
                     "",
                 )
@@ -206,6 +210,7 @@ def solve(
     progress: Progress | None = None,
     checkpoint: str | None = None,
     checkpoint_every: float | None = None,
+    checkpoint_depth: int | None = None,
 ) -> tuple[Result, SearchLike]:
     """Solve ``position`` for ``objective`` from ``player``'s view (0-based).
 
@@ -217,7 +222,9 @@ def solve(
     saved to every ``checkpoint_every`` seconds (default
     ``solver.problem.CHECKPOINT_EVERY``) and at the end (however it ends),
     and resumed from when it exists: a long solve stopped (a limit, Ctrl-C, a killed process)
-    goes on from there in the next run. ``progress(nodes, filled, capacity, seconds, lower,
+    goes on from there in the next run. ``checkpoint_depth`` (default every entry) writes only
+    the entries of positions of at least that many cards a hand: a far smaller file that keeps
+    part of the work (see :data:`solver.native.CHECKPOINT_DEPTH`). ``progress(nodes, filled, capacity, seconds, lower,
     upper)`` is called about twice a second by the compiled core. Ctrl-C (KeyboardInterrupt)
     during the search, like the limits, ends it with proven bounds (``result.interrupted``).
 
@@ -236,6 +243,7 @@ def solve(
         progress=progress,
         checkpoint=checkpoint,
         checkpoint_every=checkpoint_every,
+        checkpoint_depth=checkpoint_depth,
     )
     from solver.native import NativeSearch
 

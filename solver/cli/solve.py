@@ -104,6 +104,15 @@ def register(subparsers: Any) -> None:
         default=CHECKPOINT_EVERY,
         help=f"seconds between checkpoints during the search (default {CHECKPOINT_EVERY:.0f})",
     )
+    p.add_argument(
+        "--checkpoint-depth",
+        type=int,
+        metavar="N",
+        default=None,
+        help="write only the entries of positions of at least N cards a hand (default: every "
+        "entry): a far smaller file that keeps part of the work, to carry a long solve to "
+        "another machine",
+    )
     add_core_options(p)
     add_against_option(p)
     p.set_defaults(func=run_solve)
@@ -283,6 +292,13 @@ def run_solve(args: argparse.Namespace) -> int:
         check_checkpoint(args.checkpoint, args.checkpoint_every)
     elif args.checkpoint_every != CHECKPOINT_EVERY:
         raise SolverError("--checkpoint-every goes with --checkpoint FILE")
+    if args.checkpoint_depth is not None:
+        if args.checkpoint is None:
+            raise SolverError("--checkpoint-depth goes with --checkpoint FILE")
+        if args.checkpoint_depth < 2:
+            raise SolverError(
+                f"--checkpoint-depth must be at least 2 cards a hand, got {args.checkpoint_depth}"
+            )
     objective = Objective(args.objective) if args.objective else default_objective(position.players)
     settings = core_settings(args, position)
     progress = settings["progress"]
@@ -304,6 +320,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 table_cap=args.table_cap,
                 checkpoint=args.checkpoint,
                 checkpoint_every=args.checkpoint_every,
+                checkpoint_depth=args.checkpoint_depth,
                 **settings,
             )
     finally:

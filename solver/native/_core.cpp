@@ -717,6 +717,23 @@ struct TT {
         return found;
     }
 
+    // Whether the table holds a slot for this key at this depth marked as having its exact
+    // value in the side store (under the bucket's lock).
+    bool has_big(const Key& k, int depth) {
+        u64 check = k.a | 1;
+        uint16_t bhi = uint16_t(k.b);
+        u64 i = index(check);
+        lock(i);
+        bool found = false;
+        for (auto& s : buckets[i].s)
+            if (s.check == check && s.bhi == bhi && s.depth == depth && (s.has_hint & 2)) {
+                found = true;
+                break;
+            }
+        unlock(i);
+        return found;
+    }
+
     static inline Slot* choose(Bucket& b, u64 check, uint16_t bhi, int depth, bool& fresh) {
         fresh = false;
         for (auto& s : b.s)
@@ -1407,12 +1424,22 @@ bool save_table(Shared& S, const std::string& path, int min_depth, u64& nslots, 
             part.assign(sh.map.begin(), sh.map.end());
         }
         for (auto& b : part) {
+            if (min_depth > 2) {
+                // Only the values of the slots written (the store's id is the key with its
+                // depth folded into the second half: BigStore::id).
+                bool keep = false;
+                for (int d = min_depth; d <= 32 && !keep; ++d) {
+                    Key key{b.first.first, b.first.second ^ u64(d)};
+                    keep = T.has_big(key, d);
+                }
+                if (!keep) continue;
+            }
             u64 k[2] = {b.first.first, b.first.second};
             o.put(k, sizeof(k));
             put_mpz(o, b.second->get_num());
             put_mpz(o, b.second->get_den());
+            ++counts[1];
         }
-        counts[1] += part.size();
     }
     ok = ok && o.ok;
     u64 sum = o.sum.h;

@@ -19,6 +19,7 @@ from solver import native
 from solver.api import solve
 from solver.errors import SolverError
 from solver.problem import make_problem
+from solver.search.alphabeta import position_table
 from solver.study.run import benchmark_deal
 from take6.notation import format_position
 from take6.position import Position
@@ -52,6 +53,49 @@ def test_stopped_and_resumed_equals_fresh(tmp_path: Path, seed: int) -> None:
     assert first.nodes + second.nodes < fresh.nodes * 1.25
     third, _ = solve(pos, line=False, core="native", memory=MEMORY, checkpoint=str(path))
     assert third.value == fresh.value and third.nodes < fresh.nodes // 100
+
+
+def test_deep_checkpoint_keeps_only_deep_entries_and_their_long_values(tmp_path: Path) -> None:
+    # checkpoint_depth d writes the entries of d+ cards a hand and the long exact values of
+    # those entries only. Read back and written again at d, nothing more is dropped (every
+    # entry read is that deep, every long value read belongs to one of them); at a larger
+    # depth, fewer entries go; resumed, the value is a fresh solve's.
+    pos = deal(7, 1)
+    fresh, _ = solve(pos, line=False, core="native", memory=MEMORY)
+    problem = make_problem(pos)
+    table, hands = position_table(problem)
+    full = native.NativeSearch(problem, memory=MEMORY)
+    assert full.value(table, hands).exact
+    counts = {}
+    for d in (2, 4, 6):
+        full.core.configure(checkpoint_depth=d)
+        counts[d] = full.core.save(os.fsencode(tmp_path / f"d{d}.ck"))
+    assert counts[2][0] > counts[4][0] > counts[6][0] > 0
+    # (this deal's one long exact value is a position of 5 cards a hand)
+    assert counts[2][1] == counts[4][1] == 1 and counts[6][1] == 0
+    sizes = [(tmp_path / f"d{d}.ck").stat().st_size for d in (2, 4, 6)]
+    assert sizes[0] > 5 * sizes[1] and sizes[1] > 5 * sizes[2]
+    for d in (4, 6):
+        again = native.NativeSearch(problem, memory=MEMORY, checkpoint_depth=d)
+        assert again.resume(tmp_path / f"d{d}.ck") == counts[d]
+        # (read into a table of another size, a bucket may overflow: a few entries can go)
+        kept = again.save(tmp_path / f"again{d}.ck")
+        assert kept[0] >= counts[d][0] * 0.99 and kept[1] == counts[d][1]
+        again.core.configure(checkpoint_depth=2)
+        assert again.save(tmp_path / f"all{d}.ck") == kept
+        resumed, _ = solve(
+            pos,
+            line=False,
+            core="native",
+            memory=MEMORY,
+            checkpoint=str(tmp_path / f"d{d}.ck"),
+            checkpoint_depth=d,
+        )
+        assert resumed.checkpoint_read == counts[d]
+        assert resumed.solved and resumed.value == fresh.value
+        assert resumed.nodes < fresh.nodes
+    with pytest.raises(SolverError, match="at least 2"):
+        native.NativeSearch(problem, memory=MEMORY, checkpoint_depth=1)
 
 
 def test_checkpoint_of_one_position_serves_another_of_the_same_rules(tmp_path: Path) -> None:
@@ -164,6 +208,9 @@ def test_cli_resumes_and_reports(tmp_path: Path) -> None:
         (["--checkpoint", "/no/such/folder/x.ck"], "no folder /no/such/folder"),
         (["--checkpoint", ""], "--checkpoint needs a file name"),
         (["--checkpoint-every", "5"], "--checkpoint-every goes with --checkpoint"),
+        (["--checkpoint-depth", "6"], "--checkpoint-depth goes with --checkpoint"),
+        (["--checkpoint", "{tmp}/x.ck", "--checkpoint-depth", "1"], "at least 2 cards"),
+        (["--checkpoint", "{tmp}/x.ck", "--checkpoint-depth", "six"], "invalid int value"),
         (["--checkpoint", "{tmp}/x.ck", "--checkpoint-every", "0"], "positive number"),
         (["--checkpoint", "{tmp}"], "a folder, not a file"),
         (["--checkpoint", "{tmp}/x.ck", "--core", "python"], "compiled core only"),
