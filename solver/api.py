@@ -172,9 +172,7 @@ def make_search(
                         progress=progress,
                         checkpoint=checkpoint,
                         checkpoint_every=checkpoint_every or CHECKPOINT_EVERY,
-                        checkpoint_depth=(
-                            native.CHECKPOINT_DEPTH if checkpoint_depth is None else checkpoint_depth
-                        ),
+                        checkpoint_depth=checkpoint_depth or native.CHECKPOINT_DEPTH,
                     ),
                     "",
                 )
@@ -224,8 +222,8 @@ def solve(
     and resumed from when it exists: a long solve stopped (a limit, Ctrl-C, a killed process)
     goes on from there in the next run. ``checkpoint_depth`` (default every entry) writes only
     the entries of positions of at least that many cards a hand: a far smaller file that keeps
-    part of the work (see :data:`solver.native.CHECKPOINT_DEPTH`). ``progress(nodes, filled, capacity, seconds, lower,
-    upper)`` is called about twice a second by the compiled core. Ctrl-C (KeyboardInterrupt)
+    part of the work (see :data:`solver.native.CHECKPOINT_DEPTH`). ``progress(nodes, filled,
+    capacity, seconds, lower, upper)`` is called about twice a second by the compiled core. Ctrl-C (KeyboardInterrupt)
     during the search, like the limits, ends it with proven bounds (``result.interrupted``).
 
     Returns the result and the search (whose table the certificate writer reuses). Raises

@@ -172,7 +172,7 @@ exact values they refer to), to carry a long solve to another machine: on a 2 x 
 def check_checkpoint_depth(depth: int) -> None:
     """Refuse a checkpoint depth below 2 (positions of 1 card a hand are never stored)."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 2:
-        raise SolverError(f"checkpoint depth must be a whole number of cards, at least 2, got {depth!r}")
+        raise SolverError(f"checkpoint depth must be at least 2 cards a hand, got {depth!r}")
 
 
 def _check_rules(rules: Rules, players: int) -> None:
