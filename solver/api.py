@@ -224,7 +224,8 @@ def solve(
     the entries of positions of at least that many cards a hand: a far smaller file that keeps
     part of the work (see :data:`solver.native.CHECKPOINT_DEPTH`). ``progress(nodes, filled,
     capacity, seconds, lower, upper)`` is called about twice a second by the compiled core.
-    Ctrl-C (KeyboardInterrupt) during the search, like the limits, ends it with proven bounds (``result.interrupted``).
+    Ctrl-C (KeyboardInterrupt) during the search, like the limits, ends it with proven bounds
+    (``result.interrupted``).
 
     Returns the result and the search (whose table the certificate writer reuses). Raises
     :class:`solver.errors.SolverError` for positions the solver does not support.
