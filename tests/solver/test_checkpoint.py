@@ -202,6 +202,24 @@ def test_cli_resumes_and_reports(tmp_path: Path) -> None:
     assert again["value"] == fresh["value"] and again["nodes"] < fresh["nodes"]
 
 
+def test_cli_checkpoint_depth(tmp_path: Path) -> None:
+    pos = format_position(deal(7, 1))
+    runs = {}
+    for depth in ("2", "5"):
+        path = tmp_path / f"d{depth}.ck"
+        r = take6("solve", pos, "--checkpoint", str(path), "--checkpoint-depth", depth, "--json")
+        assert r.returncode == 0, r.stderr
+        runs[depth] = json.loads(r.stdout)
+        assert runs[depth]["checkpoint"]["bytes"] == path.stat().st_size
+    assert runs["2"]["value"] == runs["5"]["value"]
+    full, deep = runs["2"]["checkpoint"]["saved"], runs["5"]["checkpoint"]["saved"]
+    assert 0 < deep["entries"] < full["entries"] // 20
+    again = take6("solve", pos, "--checkpoint", str(tmp_path / "d5.ck"), "--json", check=True)
+    data = json.loads(again.stdout)
+    assert data["value"] == runs["5"]["value"]
+    assert data["checkpoint"]["read"]["entries"] == deep["entries"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
