@@ -295,5 +295,5 @@ def test_carried_checkpoint_of_deal_10_2_is_read_by_this_build(tmp_path: Path) -
     search.core.configure(checkpoint_depth=7)
     kept = search.core.save(os.fsencode(tmp_path / "deep.ck"))
     assert kept[0] >= entries * 0.98 and kept[1] >= longs * 0.98
-    search.core.configure(checkpoint_depth=2)
-    assert search.core.save(os.fsencode(tmp_path / "all.ck")) == kept
+    search.core.configure(checkpoint_depth=2)  # (every entry, and every long value read)
+    assert search.core.save(os.fsencode(tmp_path / "all.ck")) == (kept[0], longs)
