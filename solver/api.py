@@ -159,6 +159,7 @@ def make_search(
     if core not in CORES:
         raise SolverError(f"unknown core {core!r} (auto, native or python)")
     note = ""
+    depth = native.CHECKPOINT_DEPTH if checkpoint_depth is None else checkpoint_depth
     if core != "python":
         if native.AVAILABLE:
             try:
@@ -172,7 +173,7 @@ def make_search(
                         progress=progress,
                         checkpoint=checkpoint,
                         checkpoint_every=checkpoint_every or CHECKPOINT_EVERY,
-                        checkpoint_depth=checkpoint_depth or native.CHECKPOINT_DEPTH,
+                        checkpoint_depth=depth,
                     ),
                     "",
                 )

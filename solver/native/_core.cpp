@@ -688,27 +688,30 @@ struct TT {
         locks[i & ((1 << LOCK_BITS) - 1)].store(0, std::memory_order_release);
     }
 
+    // The slot of a key at a depth in its bucket, or null.
+    static inline Slot* match(Bucket& b, u64 check, uint16_t bhi, int depth) {
+        for (auto& s : b.s)
+            if (s.check == check && s.bhi == bhi && s.depth == depth) return &s;
+        return nullptr;
+    }
+
     bool get(const Key& k, int depth, Bounds& out) {
         u64 check = k.a | 1;
         uint16_t bhi = uint16_t(k.b);
         u64 i = index(check);
         bool big = false;
         lock(i);
-        Bucket& b = buckets[i];
-        bool found = false;
-        for (auto& s : b.s) {
-            if (s.check == check && s.bhi == bhi && s.depth == depth) {
-                out.lo.n = s.lo_n;
-                out.lo.d = s.lo_d;
-                out.hi.n = s.hi_n;
-                out.hi.d = s.hi_d;
-                out.hi_i = (s.has_hint & 1) ? s.hint_i : -1;
-                out.hi_j = (s.has_hint & 1) ? s.hint_j : -1;
-                big = (s.has_hint & 2) != 0;
-                found = true;
-                break;
-            }
+        const Slot* s = match(buckets[i], check, bhi, depth);
+        if (s) {
+            out.lo.n = s->lo_n;
+            out.lo.d = s->lo_d;
+            out.hi.n = s->hi_n;
+            out.hi.d = s->hi_d;
+            out.hi_i = (s->has_hint & 1) ? s->hint_i : -1;
+            out.hi_j = (s->has_hint & 1) ? s->hint_j : -1;
+            big = (s->has_hint & 2) != 0;
         }
+        bool found = s != nullptr;
         unlock(i);
         if (big) {  // an exact value too long for the slot: kept aside
             Q v;
@@ -721,23 +724,17 @@ struct TT {
     // value in the side store (under the bucket's lock).
     bool has_big(const Key& k, int depth) {
         u64 check = k.a | 1;
-        uint16_t bhi = uint16_t(k.b);
         u64 i = index(check);
         lock(i);
-        bool found = false;
-        for (auto& s : buckets[i].s)
-            if (s.check == check && s.bhi == bhi && s.depth == depth && (s.has_hint & 2)) {
-                found = true;
-                break;
-            }
+        const Slot* s = match(buckets[i], check, uint16_t(k.b), depth);
+        bool found = s && (s->has_hint & 2);
         unlock(i);
         return found;
     }
 
     static inline Slot* choose(Bucket& b, u64 check, uint16_t bhi, int depth, bool& fresh) {
         fresh = false;
-        for (auto& s : b.s)
-            if (s.check == check && s.bhi == bhi && s.depth == depth) return &s;
+        if (Slot* s = match(b, check, bhi, depth)) return s;
         for (auto& s : b.s)
             if (s.check == 0) {
                 fresh = true;
@@ -1427,8 +1424,9 @@ bool save_table(Shared& S, const std::string& path, int min_depth, u64& nslots, 
             if (min_depth > 2) {
                 // Only the values of the slots written (the store's id is the key with its
                 // depth folded into the second half: BigStore::id).
+                // (A hand holds at most MAXCARD / 2 cards: there are two players at least.)
                 bool keep = false;
-                for (int d = min_depth; d <= 32 && !keep; ++d) {
+                for (int d = min_depth; d <= MAXCARD / 2 && !keep; ++d) {
                     Key key{b.first.first, b.first.second ^ u64(d)};
                     keep = T.has_big(key, d);
                 }

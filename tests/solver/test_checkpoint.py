@@ -96,6 +96,10 @@ def test_deep_checkpoint_keeps_only_deep_entries_and_their_long_values(tmp_path:
         assert resumed.nodes < fresh.nodes
     with pytest.raises(SolverError, match="at least 2"):
         native.NativeSearch(problem, memory=MEMORY, checkpoint_depth=1)
+    with pytest.raises(SolverError, match="got 0"):  # (refused, not read as the default)
+        solve(
+            pos, core="native", memory=MEMORY, checkpoint=str(tmp_path / "z.ck"), checkpoint_depth=0
+        )
 
 
 def test_checkpoint_of_one_position_serves_another_of_the_same_rules(tmp_path: Path) -> None:
