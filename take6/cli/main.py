@@ -14,6 +14,7 @@ status 2; anything else is a bug and shows its traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -118,6 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("take6: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``take6 ... | head``): nothing to say
+        # (stdout pointed at /dev/null, so the interpreter's last flush at exit is quiet too)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # as a process killed by SIGPIPE
 
 
 if __name__ == "__main__":
