@@ -113,6 +113,14 @@ def register(subparsers: Any) -> None:
         "entry): a far smaller file that keeps part of the work, to carry a long solve to "
         "another machine",
     )
+    p.add_argument(
+        "--cells",
+        metavar="FILE",
+        help="solve the root cell by cell of its first turn (a double oracle), every bound a "
+        "leaf search proves appended to FILE at once and read back first when FILE exists: a "
+        "solve of hours stopped by a limit, Ctrl-C, kill or a lost machine loses only the leaf "
+        "search under way (a few kB a leaf; docs/solver.md)",
+    )
     add_core_options(p)
     add_against_option(p)
     p.set_defaults(func=run_solve)
@@ -274,6 +282,8 @@ def run_solve(args: argparse.Namespace) -> int:
     from solver.verify.certificate import write_certificate
 
     if args.against is not None:
+        if args.cells is not None:
+            raise SolverError("--cells and --against do not go together")
         return run_against(args)
     position = read_position(args.position, args.rules)
     check_limits(args)
@@ -285,6 +295,7 @@ def run_solve(args: argparse.Namespace) -> int:
         ("--certificate", args.certificate),
         ("--graphml", args.graphml),
         ("--checkpoint", args.checkpoint),
+        ("--cells", args.cells),
     ):
         if name is not None and not name.strip():
             raise SolverError(f"{flag} needs a file name, got an empty one")
@@ -300,6 +311,8 @@ def run_solve(args: argparse.Namespace) -> int:
                 f"--checkpoint-depth must be at least 2 cards a hand, got {args.checkpoint_depth}"
             )
     objective = Objective(args.objective) if args.objective else default_objective(position.players)
+    if args.cells is not None:
+        return run_cells(args, position, objective)
     settings = core_settings(args, position)
     progress = settings["progress"]
     if progress is not None and args.checkpoint is not None and os.path.isfile(args.checkpoint):
@@ -375,6 +388,96 @@ def run_solve(args: argparse.Namespace) -> int:
     if not result.interrupted:
         return 0
     return 128 + signal.SIGTERM if terminated else 130
+
+
+def run_cells(args: argparse.Namespace, position: Position, objective: Objective) -> int:
+    """``take6 solve POS --cells FILE``: the double oracle of :mod:`solver.cells`."""
+    from solver.cells import solve_by_cells
+
+    for flag, given in (
+        ("--certificate", args.certificate),
+        ("--graphml", args.graphml),
+        ("--checkpoint", args.checkpoint),
+    ):
+        if given is not None:
+            raise SolverError(
+                f"--cells and {flag} do not go together (the cells file is the run's checkpoint;"
+                " a solve by cells keeps no tree to certify or draw)"
+            )
+    if os.path.isdir(args.cells):
+        raise SolverError(f"--cells {args.cells}: a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(args.cells))
+    if not os.path.isdir(folder):
+        raise SolverError(f"--cells {args.cells}: no folder {folder}")
+    settings = core_settings(args, position)
+    progress = CellsProgress() if settings["progress"] is not None else None
+    settings["progress"] = progress
+    try:
+        with stop_on_terminate() as terminated:
+            result, run = solve_by_cells(
+                position,
+                args.cells,
+                objective,
+                args.player - 1,
+                time_limit=args.time_limit,
+                node_limit=args.node_limit,
+                table_cap=args.table_cap,
+                status=progress.status if progress is not None else None,
+                **settings,
+            )
+    finally:
+        if progress is not None:
+            progress.close()
+    exact, total = run.counts()
+    cells = {
+        "file": args.cells,
+        "leaves": run.stats.leaves,
+        "leaves_proven": len(run.file.bounds),
+        "lines_read": run.file.read_lines,
+        "lines_written": run.file.written,
+        "cells": total,
+        "cells_exact": exact,
+        "leaf_searches": run.stats.searches,
+        "restricted_game": [len(run.restricted[0]), len(run.restricted[1])],
+    }
+    if args.json:
+        data = result.to_json()
+        data["cells"] = cells
+        print(json.dumps(data))
+    else:
+        _print_result(result, None, None)
+        make_console(highlight=False).print(
+            f"cells {args.cells}: {exact}/{total} cells exact, "
+            f"{cells['leaves_proven']}/{cells['leaves']} leaves with proven bounds, "
+            f"{plural(cells['lines_read'], 'line')} read, {cells['lines_written']} written, "
+            f"{plural(cells['leaf_searches'], 'leaf search', 'leaf searches')}, restricted game "
+            f"{cells['restricted_game'][0]} x {cells['restricted_game'][1]}"
+        )
+    if not result.interrupted:
+        return 0
+    return 128 + signal.SIGTERM if terminated else 130
+
+
+class CellsProgress(ProgressLine):
+    """The progress line of a solve by cells: where the double oracle is, then the leaf search
+    under way (its nodes, rate, table and bounds in the leaf's own terms)."""
+
+    _cells = ""
+
+    def status(self, secs: float, text: str) -> None:
+        self._cells = text
+        self.show(secs, text)
+
+    def __call__(
+        self, nodes: int, filled: int, cap: int, secs: float, lo: Fraction, hi: Fraction
+    ) -> None:
+        rate = nodes / secs if secs > 0 else 0.0
+        fill = f"{100 * filled / cap:.0f}% of {_count(cap)}" if cap else "-"
+        self.show(
+            secs,
+            f"{self._cells}  |  leaf: nodes {_count(nodes)}  {_count(int(rate))}/s  table {fill}"
+            f"  leaf value in [{_short(lo)}, {_short(hi)}]  {_clock(secs)}",
+        )
 
 
 def check_checkpoint(path: str, every: float) -> None:

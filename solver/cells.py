@@ -1,0 +1,641 @@
+"""A large position solved cell by cell of its first turn, every proof kept in a file at once.
+
+The root's stage game has a cell for each joint action (the max side's cards against the min
+side's). A cell's value is the heads of that turn plus the value of the position after it, the
+row choices of the turn settled by their owners; so a cell is a small tree whose leaves are
+positions one card a hand smaller (:func:`cell_tree`). :func:`solve_by_cells` values the root by
+a **double oracle** over those cells, searching each leaf with the ordinary search (the compiled
+core, or the Python search) and writing every bound it proves to a JSON-lines file the moment it
+is proven (:class:`CellFile`):
+
+1. the cells of a restricted game (rows ``R`` against columns ``S``, at first the lowest card
+   of each side) are made exact, and that game is solved exactly: value ``v``, strategies ``x``
+   and ``y``;
+2. every other row is proven to gain nothing against ``y`` (``sum_j y_j c_ij <= v``) and every
+   other column against ``x`` (``sum_i x_i c_ij >= v``): first by null-window searches at ``v``,
+   then, where those do not decide, with the cells above ``v`` made exact and the others tested
+   again against what is left, then exactly;
+3. a row or column that gains is added and the loop goes on; when none does, ``v`` is the
+   root's value and ``x``, ``y`` are optimal in the whole game (exact ties included: a row that
+   does exactly as well gains nothing).
+
+Why: a solve of many hours (a 2 x 10 deal) stopped by a limit, Ctrl-C or a lost machine loses
+only the leaf search under way; every finished one is in the file (a few kB a leaf), which is
+read back on the next run (``take6 solve POS --cells FILE``). Stopped, the run reports the bounds
+the file proves: the values of the two bound games (every cell at its lower bounds, then at its
+upper bounds), which the root's value lies between since a matrix game's value is monotone in
+its entries.
+
+The file is trusted input, as a checkpoint is: it is refused for another position, objective,
+player or rule set, and when its bounds contradict each other, but what it claims is not
+re-proven (the certificate checker is the independent check).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import IO, Any
+
+from solver.api import Result, fraction_text, make_search, marginals, peak_rss
+from solver.errors import SolverError
+from solver.kernel import to_table
+from solver.matrix import Num, solve_game
+from solver.problem import Objective, Problem, make_problem
+from solver.search import Search
+from solver.search.alphabeta import SearchLike, Solution
+from solver.walk import Node, payoff, seat_cards
+from take6.io.record import rules_to_json
+from take6.notation import format_position
+from take6.position import Position
+from take6.text import excerpt
+from take6.turn import resolve_turn
+
+FORMAT = "take6-cells"
+VERSION = 1
+
+
+# -- the cells of the root ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Leaf:
+    """A position after the first turn: ``pay`` is the turn's payoff, ``key`` its text."""
+
+    node: Node
+    pay: int
+    key: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A row choice within the turn, made by a max-side (``maximise``) or min-side owner."""
+
+    maximise: bool
+    options: tuple[Tree, ...]
+
+
+Tree = Leaf | Choice
+
+
+def node_key(node: Node) -> str:
+    """A position between turns as text: its rows, then its hands (``rows|hand|hand``)."""
+    rows = "/".join(",".join(map(str, row)) for row in node.rows)
+    return rows + "|" + "|".join(",".join(map(str, h)) for h in node.hands)
+
+
+def cell_tree(
+    problem: Problem, node: Node, cards: Sequence[int], choices: tuple[int, ...] = ()
+) -> Tree:
+    """The cell of ``node`` in which seat ``p`` plays ``cards[p]``: the tree of its row
+    choices, as :func:`solver.walk.settle` walks them, down to the positions after the turn."""
+    turn = resolve_turn(node.rows, cards, problem.rules, choices)
+    pending = turn.pending
+    if pending is None:
+        child = node.after(turn, cards)
+        return Leaf(child, payoff(problem, turn), node_key(child))
+    return Choice(
+        pending.player in problem.max_side,
+        tuple(
+            cell_tree(problem, node, cards, (*choices, m.row)) for m in pending.placement.options
+        ),
+    )
+
+
+def leaves(tree: Tree) -> Iterator[Leaf]:
+    if isinstance(tree, Leaf):
+        yield tree
+    else:
+        for option in tree.options:
+            yield from leaves(option)
+
+
+def static_bounds(problem: Problem, node: Node) -> tuple[int, int]:
+    """Bounds on any position's value: nobody takes more heads than are on the table and in
+    the hands together."""
+    rules = problem.rules
+    total = sum(rules.heads_of(row) for row in node.rows) + sum(
+        rules.heads_of(h) for h in node.hands
+    )
+    return min(0, *problem.weights) * total, max(0, *problem.weights) * total
+
+
+# -- the file -----------------------------------------------------------------------------------
+def _int(text: str) -> int:
+    """An integer of many digits (Python converts at most 4300 at once)."""
+    sign = -1 if text.startswith("-") else 1
+    body = text.lstrip("-")
+    if not body.isdigit() or not body.isascii():
+        raise ValueError(text)
+    n = 0
+    for i in range(0, len(body), 4000):
+        part = body[i : i + 4000]
+        n = n * 10 ** len(part) + int(part)
+    return sign * n
+
+
+def _fraction(text: object) -> Fraction:
+    if not isinstance(text, str):
+        raise ValueError(text)
+    num, _, den = text.partition("/")
+    q = _int(den) if den else 1
+    if q <= 0:
+        raise ValueError(text)
+    return Fraction(_int(num), q)
+
+
+def header(problem: Problem) -> dict[str, Any]:
+    """The file's first line: what it is the cells of."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "position": format_position(problem.position),
+        "objective": problem.objective.value,
+        "player": problem.player,
+        "rules": rules_to_json(problem.rules),
+    }
+
+
+class CellFile:
+    """The proven bounds of the root's leaves, read from and appended to a JSON-lines file.
+
+    Line 1 is :func:`header`; every other line is one proof, ``{"leaf": key, "lo": "p/q", "hi":
+    "p/q", "nodes": n, "seconds": s}``, the bounds on the value of the position ``key`` (without
+    the first turn's heads), or a step of the double oracle, ``{"add": "row" | "column",
+    "action": [cards]}``. A leaf's bounds are the intersection of its lines. A last line cut
+    short (the process killed while writing it) is dropped; the file is locked while open, so
+    two runs cannot write it at once."""
+
+    def __init__(self, path: str | os.PathLike[str], problem: Problem, keys: set[str]) -> None:
+        self.path = os.fspath(path)
+        self.bounds: dict[str, tuple[Fraction, Fraction]] = {}
+        self.added: list[tuple[str, tuple[int, ...]]] = []
+        self.read_lines = 0
+        self.written = 0
+        want = header(problem)
+        try:
+            self._file: IO[str] = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115
+        except OSError as e:
+            raise SolverError(f"--cells {self.path}: {e.strerror or e}") from None
+        try:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._file.close()
+            raise SolverError(
+                f"--cells {self.path}: the file is in use by another run (locked)"
+            ) from None
+        try:
+            self._read(want, keys)
+        except BaseException:
+            self.close()
+            raise
+
+    def _read(self, want: dict[str, Any], keys: set[str]) -> None:
+        f = self._file
+        f.seek(0)
+        text = f.read()
+        if not text:
+            self._append(want)
+            return
+        whole = text.rfind("\n") + 1
+        if whole < len(text):  # a line cut short by a kill: dropped, and the file made whole
+            f.truncate(whole)
+            text = text[:whole]
+        lines = text.splitlines()
+        where = f"--cells {self.path}"
+        try:
+            first = json.loads(lines[0]) if lines else None
+        except json.JSONDecodeError:
+            first = None
+        if not isinstance(first, dict) or first.get("format") != FORMAT:
+            raise SolverError(f"{where}: not a take6 cells file (line 1: {excerpt(lines[0])})")
+        if first.get("version") != VERSION:
+            raise SolverError(
+                f"{where}: version {excerpt(first.get('version'))}, this take6 reads {VERSION}"
+            )
+        for name in ("position", "objective", "player", "rules"):
+            if first.get(name) != want[name]:
+                raise SolverError(
+                    f"{where}: the file holds the cells of another {name} "
+                    f"({excerpt(first.get(name))}, not {excerpt(want[name])})"
+                )
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                got = json.loads(line)
+                if "add" in got:
+                    side, action = got["add"], got["action"]
+                    if side not in ("row", "column") or not isinstance(action, list):
+                        raise ValueError(line)
+                    self.added.append((side, tuple(int(c) for c in action)))
+                    self.read_lines += 1
+                    continue
+                key = got["leaf"]
+                lo, hi = _fraction(got["lo"]), _fraction(got["hi"])
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise SolverError(
+                    f"{where}: line {number} is not a proof ({excerpt(line)})"
+                ) from None
+            if key not in keys:
+                raise SolverError(
+                    f"{where}: line {number}: {excerpt(key)} is not a position after the first "
+                    "turn of this position"
+                )
+            self._merge(key, lo, hi, f"{where}: line {number}")
+            self.read_lines += 1
+
+    def _merge(self, key: str, lo: Fraction, hi: Fraction, where: str) -> bool:
+        old = self.bounds.get(key)
+        if old is not None:
+            lo, hi = max(lo, old[0]), min(hi, old[1])
+        if lo > hi:
+            raise SolverError(f"{where}: the bounds of {excerpt(key)} contradict each other")
+        if old == (lo, hi):
+            return False
+        self.bounds[key] = (lo, hi)
+        return True
+
+    def _append(self, data: dict[str, Any]) -> None:
+        self._file.seek(0, os.SEEK_END)
+        self._file.write(json.dumps(data, separators=(",", ":")) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def record(self, key: str, lo: Num, hi: Num, nodes: int, seconds: float) -> bool:
+        """Keep new bounds of a leaf (written at once when they tighten what is known)."""
+        lo, hi = Fraction(lo), Fraction(hi)
+        if not self._merge(key, lo, hi, f"--cells {self.path}"):
+            return False
+        self._append(
+            {
+                "leaf": key,
+                "lo": fraction_text(lo),
+                "hi": fraction_text(hi),
+                "nodes": nodes,
+                "seconds": round(seconds, 3),
+            }
+        )
+        self.written += 1
+        return True
+
+    def add(self, side: str, action: Sequence[int]) -> None:
+        """Note that the double oracle added a row or column to its restricted game (read back,
+        these let a resumed run go on from the game it had reached)."""
+        self.added.append((side, tuple(action)))
+        self._append({"add": side, "action": list(action)})
+        self.written += 1
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+
+# -- the double oracle --------------------------------------------------------------------------
+class Stopped(Exception):
+    """A limit or Ctrl-C stopped a leaf's search (its bounds are kept)."""
+
+
+Status = Callable[[float, str], None]
+"""``status(seconds, text)``: what the run is doing, whenever that changes and as the search
+under way reports (the command line's progress line)."""
+
+
+@dataclass
+class CellStats:
+    leaves: int = 0
+    exact: int = 0
+    searches: int = 0
+    nodes: int = 0
+    phase: str = ""
+
+
+@dataclass
+class CellsSolve:
+    """The double oracle of one root (see the module's docstring)."""
+
+    problem: Problem
+    search: SearchLike
+    file: CellFile
+    rows: list[Any]
+    cols: list[Any]
+    trees: list[list[Tree]]
+    status: Status | None = None
+    started: float = field(default_factory=time.perf_counter)
+    stats: CellStats = field(default_factory=CellStats)
+    solution: tuple[Num, dict[int, Fraction], dict[int, Fraction]] | None = None
+    """The root's value and optimal strategies once :meth:`run` has found them."""
+    restricted: tuple[list[int], list[int]] = field(default_factory=lambda: ([0], [0]))
+    """The rows and columns of the restricted game (indices into ``rows`` and ``cols``)."""
+    _static: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    # bounds ---------------------------------------------------------------------------------
+    def leaf_bounds(self, leaf: Leaf) -> tuple[Num, Num]:
+        if leaf.node.done:
+            return leaf.pay, leaf.pay
+        got: tuple[Num, Num] | None = self.file.bounds.get(leaf.key)
+        if got is None:
+            got = self._static.get(leaf.key)
+            if got is None:
+                got = self._static[leaf.key] = static_bounds(self.problem, leaf.node)
+        return got[0] + leaf.pay, got[1] + leaf.pay
+
+    def bounds(self, tree: Tree) -> tuple[Num, Num]:
+        if isinstance(tree, Leaf):
+            return self.leaf_bounds(tree)
+        got = [self.bounds(o) for o in tree.options]
+        pick = max if tree.maximise else min
+        return pick(g[0] for g in got), pick(g[1] for g in got)
+
+    def cell(self, i: int, j: int) -> tuple[Num, Num]:
+        return self.bounds(self.trees[i][j])
+
+    # searches -------------------------------------------------------------------------------
+    def _search(self, leaf: Leaf, alpha: Num | None, beta: Num | None) -> None:
+        """Search a leaf with the window ``(alpha, beta)`` in cell terms (None: open)."""
+        lo, hi = self.leaf_bounds(leaf)
+        if lo == hi:
+            return
+        if (alpha is not None and hi <= alpha) or (beta is not None and lo >= beta):
+            return
+        search = self.search
+        node = leaf.node
+        table = to_table(node.rows, self.problem.rules.heads)
+        a = lo - 1 if alpha is None else alpha
+        b = hi + 1 if beta is None else beta
+        nodes0 = search.stats.nodes
+        t0 = time.perf_counter()
+        entry = search.value(table, node.hands, a - leaf.pay, b - leaf.pay)
+        nodes = search.stats.nodes - nodes0
+        self.stats.nodes += nodes
+        self.stats.searches += 1
+        if self.file.record(leaf.key, entry.lo, entry.hi, nodes, time.perf_counter() - t0):
+            self.show()
+        if search.stopped or getattr(search, "interrupted", False):
+            raise Stopped
+
+    def settle(self, tree: Tree, alpha: Num | None, beta: Num | None) -> None:
+        """Bring the tree's bounds to its exact value, ``hi <= alpha`` or ``lo >= beta`` (the
+        window semantics of :meth:`solver.search.Search.value`; None: open)."""
+        if isinstance(tree, Leaf):
+            self._search(tree, alpha, beta)
+            return
+        options = sorted(tree.options, key=lambda o: self.bounds(o)[1 if tree.maximise else 0])
+        if tree.maximise:
+            options.reverse()  # the most promising option first
+        for option in options:
+            self.settle(option, alpha, beta)
+            lo, hi = self.bounds(option)
+            if tree.maximise:
+                if beta is not None and lo >= beta:
+                    return  # one option reaches beta: the choice does
+                if lo == hi and (alpha is None or lo > alpha):
+                    alpha = lo  # the others only matter if they beat this one
+            else:
+                if alpha is not None and hi <= alpha:
+                    return
+                if lo == hi and (beta is None or hi < beta):
+                    beta = hi
+
+    def exact(self, i: int, j: int) -> Num:
+        tree = self.trees[i][j]
+        self.settle(tree, None, None)
+        lo, hi = self.bounds(tree)
+        assert lo == hi, "an open window leaves the cell exact"
+        return lo
+
+    def _proves(self, line: list[tuple[Tree, Fraction]], v: Num, at_most: bool) -> bool | None:
+        if at_most:
+            hi = sum((p * self.bounds(t)[1] for t, p in line), Fraction(0))
+            lo = sum((p * self.bounds(t)[0] for t, p in line), Fraction(0))
+            return True if hi <= v else False if lo > v else None
+        lo = sum((p * self.bounds(t)[0] for t, p in line), Fraction(0))
+        hi = sum((p * self.bounds(t)[1] for t, p in line), Fraction(0))
+        return True if lo >= v else False if hi < v else None
+
+    def _wrong_side(self, tree: Tree, v: Num, at_most: bool) -> bool:
+        lo, hi = self.bounds(tree)
+        return lo >= v if at_most else hi <= v
+
+    def no_gain(self, line: list[tuple[Tree, Fraction]], v: Num, at_most: bool) -> bool:
+        """Whether a deviation gains nothing: ``sum p * cell <= v`` (``at_most``, a row against
+        the min side's strategy) or ``>= v`` (a column against the max side's)."""
+        got = self._proves(line, v, at_most)
+        if got is not None:
+            return got
+        order = sorted(line, key=lambda tp: -tp[1])
+        # 1. each cell against v itself (enough when every cell is on the right side of v)
+        for tree, _ in order:
+            self.settle(tree, v, v)
+            got = self._proves(line, v, at_most)
+            if got is not None:
+                return got
+        # 2. the cells on the wrong side of v made exact, the others tested against what is left
+        wrong = [k for k, (t, _) in enumerate(order) if self._wrong_side(t, v, at_most)]
+        for k in wrong:
+            self.settle(order[k][0], None, None)
+            got = self._proves(line, v, at_most)
+            if got is not None:
+                return got
+        rest = [order[k] for k in range(len(order)) if k not in wrong]
+        share = sum((p for _, p in rest), Fraction(0))
+        if share:
+            fixed = sum((order[k][1] * self.bounds(order[k][0])[0] for k in wrong), Fraction(0))
+            threshold = (v - fixed) / share
+            for tree, _ in rest:
+                self.settle(tree, threshold, threshold)
+                got = self._proves(line, v, at_most)
+                if got is not None:
+                    return got
+        # 3. exactly
+        for tree, _ in sorted(order, key=lambda tp: -tp[1] * _width(self.bounds(tp[0]))):
+            self.settle(tree, None, None)
+            got = self._proves(line, v, at_most)
+            if got is not None:
+                return got
+        raise AssertionError("exact cells decide a deviation")  # pragma: no cover
+
+    # the loop -------------------------------------------------------------------------------
+    def run(self) -> tuple[Num, dict[int, Fraction], dict[int, Fraction]]:
+        """The root's exact value and optimal strategies (row and column index -> probability).
+        Raises :class:`Stopped` when a limit or Ctrl-C stops a search."""
+        R, S = self.restricted = self.restored()
+        while True:
+            for i in R:
+                for j in S:
+                    self.stats.phase = f"restricted game {len(R)} x {len(S)}"
+                    self.show()
+                    self.exact(i, j)
+            game = solve_game([[self.cell(i, j)[0] for j in S] for i in R])
+            v = game.value
+            x = {i: p for i, p in zip(R, game.x, strict=True) if p}
+            y = {j: p for j, p in zip(S, game.y, strict=True) if p}
+            added = False
+            others = [i for i in range(len(self.rows)) if i not in R]
+            others.sort(key=lambda i: -sum(p * self.cell(i, j)[1] for j, p in y.items()))
+            for i in others:
+                self.stats.phase = (
+                    f"row {self.rows[i]} against v = {_short(v)} ({len(R)} x {len(S)})"
+                )
+                self.show()
+                if not self.no_gain([(self.trees[i][j], p) for j, p in y.items()], v, True):
+                    R.append(i)
+                    self.file.add("row", self.rows[i])
+                    added = True
+                    break
+            others = [j for j in range(len(self.cols)) if j not in S]
+            others.sort(key=lambda j: sum(p * self.cell(i, j)[0] for i, p in x.items()))
+            for j in others:
+                self.stats.phase = (
+                    f"column {self.cols[j]} against v = {_short(v)} ({len(R)} x {len(S)})"
+                )
+                self.show()
+                if not self.no_gain([(self.trees[i][j], p) for i, p in x.items()], v, False):
+                    S.append(j)
+                    self.file.add("column", self.cols[j])
+                    added = True
+                    break
+            if not added:
+                self.solution = v, x, y
+                return self.solution
+
+    def restored(self) -> tuple[list[int], list[int]]:
+        """The restricted game the file's run had reached (at first, the first row and column:
+        each side's lowest cards)."""
+        R, S = [0], [0]
+        where = f"--cells {self.file.path}"
+        for side, action in self.file.added:
+            actions, chosen = (self.rows, R) if side == "row" else (self.cols, S)
+            try:
+                index = [tuple(a) for a in actions].index(action)
+            except ValueError:
+                raise SolverError(
+                    f"{where}: {side} {list(action)} is not an action of this position"
+                ) from None
+            if index in chosen:
+                raise SolverError(f"{where}: {side} {list(action)} is added twice")
+            chosen.append(index)
+        return R, S
+
+    def root_bounds(self) -> tuple[Num, Num]:
+        """The values of the two bound games: proven bounds on the root's value."""
+        m, n = len(self.rows), len(self.cols)
+        cells = [[self.cell(i, j) for j in range(n)] for i in range(m)]
+        lower = solve_game([[c[0] for c in row] for row in cells]).value
+        upper = solve_game([[c[1] for c in row] for row in cells]).value
+        return lower, upper
+
+    def counts(self) -> tuple[int, int]:
+        """Cells exact, cells in all."""
+        exact = 0
+        for row in self.trees:
+            for tree in row:
+                lo, hi = self.bounds(tree)
+                exact += lo == hi
+        return exact, len(self.rows) * len(self.cols)
+
+    def show(self, extra: str = "") -> None:
+        if self.status is None:
+            return
+        exact, total = self.counts()
+        self.status(
+            time.perf_counter() - self.started,
+            f"cells {exact}/{total} exact  leaf searches {self.stats.searches}  "
+            f"{self.stats.phase}{extra}",
+        )
+
+
+def _width(b: tuple[Num, Num]) -> Num:
+    return b[1] - b[0]
+
+
+def _short(v: Num) -> str:
+    f = Fraction(v)
+    if f.denominator < 10**6 and abs(f.numerator) < 10**9:
+        return str(f)
+    return f"{float(f):.6f}"
+
+
+# -- entry point --------------------------------------------------------------------------------
+def solve_by_cells(
+    position: Position,
+    path: str | os.PathLike[str],
+    objective: Objective | str = Objective.DIFF,
+    player: int = 0,
+    *,
+    core: str = "auto",
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    memory: int | None = None,
+    threads: int = 1,
+    table_cap: int = 2_000_000,
+    status: Status | None = None,
+    progress: Any = None,
+) -> tuple[Result, CellsSolve]:
+    """Solve ``position`` by the double oracle over its first turn's cells, every proof kept in
+    the cells file ``path`` (read back first when it exists). The limits and Ctrl-C stop it
+    with the bounds the file proves (``result.interrupted`` for Ctrl-C)."""
+    problem = make_problem(position, objective, player)
+    root = Node.of(position)
+    if root.done:
+        raise SolverError(f"nothing to solve: the hands are empty ({format_position(position)})")
+    search, note = make_search(
+        problem,
+        core,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        table_cap=table_cap,
+        memory=memory,
+        threads=threads,
+        progress=progress,
+    )
+    rows, cols = search.actions(root.hands)
+    trees = [[cell_tree(problem, root, seat_cards(problem, a, b)) for b in cols] for a in rows]
+    keys = {leaf.key for row in trees for tree in row for leaf in leaves(tree)}
+    cells = CellFile(path, problem, keys)
+    run = CellsSolve(problem, search, cells, rows, cols, trees, status=status)
+    run.stats.leaves = len(keys)
+    started = time.perf_counter()
+    cpu = time.process_time()
+    interrupted = False
+    solution: tuple[Num, dict[int, Fraction], dict[int, Fraction]] | None = None
+    try:
+        try:
+            solution = run.run()
+        except Stopped:
+            interrupted = bool(getattr(search, "interrupted", False))
+        except KeyboardInterrupt:  # between two searches
+            interrupted = True
+        lower, upper = (solution[0], solution[0]) if solution else run.root_bounds()
+    finally:
+        cells.close()
+    result = Result(
+        problem=problem,
+        solved=solution is not None,
+        value=Fraction(solution[0]) if solution else None,
+        lower=Fraction(lower),
+        upper=Fraction(upper),
+        nodes=run.stats.nodes,
+        lps=search.stats.lps,
+        seconds=time.perf_counter() - started,
+        cpu_seconds=time.process_time() - cpu,
+        table_size=len(search.table),
+        core="python" if isinstance(search, Search) else "native",
+        core_note=note,
+        interrupted=interrupted,
+        peak_rss=peak_rss(),
+    )
+    if solution is not None:
+        _, x, y = solution
+        sol = Solution(
+            solution[0],
+            tuple((rows[i], p) for i, p in x.items()),
+            tuple((cols[j], p) for j, p in y.items()),
+        )
+        result.joint = sol.x
+        result.strategies = marginals(problem, sol)
+    return result, run
+
+
+__all__ = ["CellFile", "CellsSolve", "cell_tree", "solve_by_cells"]

@@ -1,0 +1,332 @@
+"""A solve by cells (:mod:`solver.cells`): the double oracle over the first turn's cells against
+the ordinary solve (equal values; strategies optimal in the whole root game), its file (resumed
+from, whole after kill -9, refused when it belongs elsewhere or contradicts itself) and
+``take6 solve --cells``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solver_helpers import any_position
+
+from solver import native
+from solver.api import solve
+from solver.cells import CellFile, CellsSolve, leaves, node_key, solve_by_cells
+from solver.errors import SolverError
+from solver.problem import make_problem
+from solver.study.run import benchmark_deal
+from take6.notation import format_position
+from take6.position import Position
+
+CORES = ["python", "native"] if native.AVAILABLE else ["python"]
+MEMORY = 1 << 22
+
+
+def deal(k: int, seed: int) -> Position:
+    return benchmark_deal(k, seed)
+
+
+def check_optimal(run: CellsSolve) -> None:
+    """The strategies the run found are optimal in the whole root game: every cell made exact,
+    no row does better than the value against the columns' strategy, no column worse against
+    the rows'."""
+    assert run.solution is not None
+    v, x, y = run.solution
+    keys = {leaf.key for row in run.trees for tree in row for leaf in leaves(tree)}
+    run.file = CellFile(run.file.path, run.problem, keys)  # (the run closed it)
+    try:
+        m = [[run.exact(i, j) for j in range(len(run.cols))] for i in range(len(run.rows))]
+    finally:
+        run.file.close()
+    assert sum(x.values()) == 1 and sum(y.values()) == 1
+    assert all(p > 0 for p in (*x.values(), *y.values()))
+    for i in range(len(run.rows)):
+        assert sum(q * m[i][j] for j, q in y.items()) <= v
+    for j in range(len(run.cols)):
+        assert sum(p * m[i][j] for i, p in x.items()) >= v
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> tuple[Position, str, int, str]:
+    pos = draw(any_position())
+    players = pos.rules.players
+    objective = "diff" if players == 2 and draw(st.booleans()) else "paranoid"
+    return pos, objective, draw(st.integers(0, players - 1)), draw(st.sampled_from(CORES))
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases())
+def test_equals_the_ordinary_solve(case: tuple[Position, str, int, str]) -> None:
+    pos, objective, player, core = case
+    if all(not h for h in pos.hands):
+        return
+    ref, _ = solve(pos, objective, player, line=False, core="python")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "c.jsonl"
+        got, run = solve_by_cells(pos, path, objective, player, core=core, memory=MEMORY)
+        assert got.solved and got.value == ref.value == got.lower == got.upper, str(pos)
+        check_optimal(run)
+        # Read back, the file alone settles the root: no search, the same strategies.
+        again, rerun = solve_by_cells(pos, path, objective, player, core=core, memory=MEMORY)
+        assert again.value == got.value and again.strategies == got.strategies
+        assert rerun.stats.searches == 0 and rerun.file.written == 0
+
+
+@pytest.mark.parametrize(("k", "seed"), [(5, 1), (6, 0), (6, 1)])
+def test_deals_equal_the_ordinary_solve(tmp_path: Path, k: int, seed: int) -> None:
+    pos = deal(k, seed)
+    ref, _ = solve(pos, line=False, core=CORES[-1], memory=MEMORY)
+    got, run = solve_by_cells(pos, tmp_path / "d.jsonl", core=CORES[-1], memory=MEMORY)
+    assert got.value == ref.value and got.core == ref.core
+    assert got.strategies[0] and got.strategies[1] and got.nodes > 0
+    check_optimal(run)
+
+
+def test_stopped_run_proves_bounds_and_the_next_goes_on(tmp_path: Path) -> None:
+    pos = deal(6, 1)
+    ref, _ = solve(pos, line=False, core=CORES[-1], memory=MEMORY)
+    assert ref.value is not None
+    path = tmp_path / "s.jsonl"
+    fresh, fresh_run = solve_by_cells(pos, tmp_path / "fresh.jsonl", core=CORES[-1])
+    searches = 0
+    runs = 0
+    while runs < 60:  # each run stopped after a fraction of a whole run's nodes
+        runs += 1
+        got, run = solve_by_cells(pos, path, core=CORES[-1], memory=MEMORY, node_limit=30_000)
+        searches += run.stats.searches
+        assert got.lower <= ref.value <= got.upper
+        if got.solved:
+            break
+        assert got.value is None and not got.interrupted and not got.strategies
+    assert got.solved and got.value == ref.value and runs > 1
+    # nothing proven was searched again: the stopped runs together searched about as often as
+    # one run through (a stopped search is searched again, once, in the next run)
+    assert searches <= 2 * fresh_run.stats.searches
+    assert fresh.value == ref.value
+
+
+def test_kill_9_loses_at_most_the_search_under_way(tmp_path: Path) -> None:
+    pos = deal(6, 2)  # the Python search: seconds, so the kill lands mid-run
+    path = tmp_path / "k.jsonl"
+    text = format_position(pos)
+    cmd = [sys.executable, "-m", "take6", "solve", text, "--core", "python", "--cells", str(path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline:
+            if path.exists() and path.read_text().count("\n") >= 4:
+                break
+            time.sleep(0.02)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    lines = path.read_text().splitlines()
+    assert len(lines) >= 4
+    with path.open("a") as f:  # as if killed while writing a line
+        f.write('{"leaf": "1,2')
+    ref, _ = solve(pos, line=False, core="python")
+    got, run = solve_by_cells(pos, path, core="python")
+    assert got.value == ref.value
+    assert run.file.read_lines == len(lines) - 1
+    assert all(json.loads(line) for line in path.read_text().splitlines())  # made whole
+
+
+def test_python_and_native_files_are_one_format(tmp_path: Path) -> None:
+    if not native.AVAILABLE:
+        pytest.skip("compiled core not built")
+    pos = deal(5, 2)
+    path = tmp_path / "both.jsonl"
+    a, _ = solve_by_cells(pos, path, core="native", memory=MEMORY)
+    b, run = solve_by_cells(pos, path, core="python")
+    assert a.value == b.value and run.stats.searches == 0
+
+
+def cells_file(tmp_path: Path, pos: Position) -> Path:
+    path = tmp_path / "f.jsonl"
+    solve_by_cells(pos, path, core=CORES[-1], memory=MEMORY)
+    return path
+
+
+def test_refuses_another_position_objective_or_rules(tmp_path: Path) -> None:
+    pos = deal(4, 0)
+    path = cells_file(tmp_path, pos)
+    with pytest.raises(SolverError, match="cells of another position"):
+        solve_by_cells(deal(4, 1), path)
+    with pytest.raises(SolverError, match="cells of another objective"):
+        solve_by_cells(pos, path, "paranoid")
+    with pytest.raises(SolverError, match="cells of another player"):
+        solve_by_cells(pos, path, "diff", 1)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"leaf": "nowhere|1|2", "lo": "0", "hi": "1"}', "is not a position after the first"),
+        ('{"leaf": "{leaf}", "lo": "5", "hi": "3"}', "contradict each other"),
+        ('{"leaf": "{leaf}", "lo": "1/0", "hi": "3"}', "is not a proof"),
+        ('{"leaf": "{leaf}", "lo": "x", "hi": "3"}', "is not a proof"),
+        ("[1, 2]", "is not a proof"),
+        ('{"add": "row", "action": [99]}', r"row \[99\] is not an action of this position"),
+        ('{"add": "diagonal", "action": [1]}', "is not a proof"),
+    ],
+)
+def test_refuses_bad_lines(tmp_path: Path, line: str, message: str) -> None:
+    pos = deal(4, 0)
+    path = cells_file(tmp_path, pos)
+    leaf = json.loads(path.read_text().splitlines()[1])["leaf"]
+    with path.open("a") as f:
+        f.write(line.replace("{leaf}", leaf) + "\n")
+    with pytest.raises(SolverError, match=message) as got:
+        solve_by_cells(pos, path)
+    assert str(path) in str(got.value) and "\n" not in str(got.value)
+
+
+def test_contradiction_with_an_earlier_line_is_refused(tmp_path: Path) -> None:
+    pos = deal(4, 0)
+    path = cells_file(tmp_path, pos)
+    first = json.loads(path.read_text().splitlines()[1])
+    lo, hi = Fraction(first["lo"]), Fraction(first["hi"])
+    with path.open("a") as f:
+        f.write(json.dumps({"leaf": first["leaf"], "lo": str(hi + 1), "hi": str(hi + 2)}) + "\n")
+    with pytest.raises(SolverError, match=r"line \d+: the bounds of .* contradict"):
+        solve_by_cells(pos, path)
+    assert lo <= hi
+
+
+def test_not_a_cells_file_and_other_versions(tmp_path: Path) -> None:
+    pos = deal(3, 0)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    with pytest.raises(SolverError, match="not a take6 cells file"):
+        solve_by_cells(pos, bad)
+    path = cells_file(tmp_path, pos)
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["version"] = 99
+    path.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    with pytest.raises(SolverError, match="version 99, this take6 reads 1"):
+        solve_by_cells(pos, path)
+
+
+def test_one_run_at_a_time(tmp_path: Path) -> None:
+    pos = deal(3, 0)
+    path = tmp_path / "lock.jsonl"
+    problem = make_problem(pos)
+    held = CellFile(path, problem, set())
+    try:
+        with pytest.raises(SolverError, match="in use by another run"):
+            solve_by_cells(pos, path)
+    finally:
+        held.close()
+    got, _ = solve_by_cells(pos, path)
+    assert got.solved
+
+
+def test_big_fractions_round_trip(tmp_path: Path) -> None:
+    # Values of real deals have denominators of thousands of digits (beyond int()'s default
+    # 4300-digit limit): the file writes and reads them whole.
+    pos = deal(3, 0)
+    problem = make_problem(pos)
+    path = tmp_path / "big.jsonl"
+    key = "1/2/3/4|5|6"
+    big = Fraction(10**5000 + 1, 3**9000)
+    f = CellFile(path, problem, {key})
+    f.record(key, -big, big, 1, 0.0)
+    f.close()
+    g = CellFile(path, problem, {key})
+    assert g.bounds[key] == (-big, big)
+    g.close()
+
+
+def test_node_key_names_rows_and_hands() -> None:
+    from solver.walk import Node
+
+    node = Node.of(deal(3, 0))
+    key = node_key(node)
+    rows, *hands = key.split("|")
+    assert len(rows.split("/")) == 4 and len(hands) == 2
+    assert [list(map(int, h.split(","))) for h in hands] == [list(h) for h in node.hands]
+
+
+# -- the command line ---------------------------------------------------------------------------
+def take6(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "take6", *args], capture_output=True, text=True)
+
+
+def test_cli_solves_and_resumes(tmp_path: Path) -> None:
+    pos = format_position(deal(6, 0))
+    path = tmp_path / "cli.jsonl"
+    first = take6("solve", pos, "--cells", str(path), "--node-limit", "2000", "--json")
+    assert first.returncode == 0, first.stderr
+    data = json.loads(first.stdout)
+    assert not data["solved"] and data["cells"]["lines_written"] > 0
+    assert Fraction(data["lower"]) <= Fraction(data["upper"])
+    second = take6("solve", pos, "--cells", str(path))
+    assert second.returncode == 0, second.stderr
+    ref = take6("solve", pos, "--json")
+    value = json.loads(ref.stdout)["value"]
+    assert f"value {value}" in second.stdout
+    assert f"cells {path}: " in second.stdout and "cells exact" in second.stdout
+    third = json.loads(take6("solve", pos, "--cells", str(path), "--json").stdout)
+    assert third["value"] == value and third["cells"]["leaf_searches"] == 0
+    assert third["cells"]["lines_read"] > 0 and third["cells"]["lines_written"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cells", ""], "--cells needs a file name"),
+        (["--cells", "{tmp}"], "a folder, not a file"),
+        (["--cells", "/no/such/folder/c.jsonl"], "no folder /no/such/folder"),
+        (["--cells", "{tmp}/c.jsonl", "--certificate", "{tmp}/x"], "--cells and --certificate"),
+        (["--cells", "{tmp}/c.jsonl", "--graphml", "{tmp}/x"], "--cells and --graphml"),
+        (["--cells", "{tmp}/c.jsonl", "--checkpoint", "{tmp}/x"], "--cells and --checkpoint"),
+        (["--cells", "{tmp}/c.jsonl", "--against", "random"], "--cells and --against"),
+        (["--cells", "{bad}"], "not a take6 cells file"),
+    ],
+)
+def test_cli_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    args = [a.format(tmp=tmp_path, bad=bad) for a in args]
+    r = take6("solve", "logik:12 1/2/3/4 5,7,9,11|6,8,10,12", *args)
+    assert r.returncode == 2, r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in r.stderr
+
+
+def test_cli_sigterm_keeps_the_file(tmp_path: Path) -> None:
+    pos = format_position(deal(6, 2))
+    path = tmp_path / "term.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "take6", "solve", pos, "--core", "python", "--cells", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if path.exists() and path.read_text().count("\n") >= 3:
+            break
+        time.sleep(0.02)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:  # finished before the signal landed (a loaded machine)
+        assert "value" in out
+        return
+    assert proc.returncode == 143, err
+    assert "not solved (interrupted)" in out and f"cells {path}" in out
+    assert "Traceback" not in err
