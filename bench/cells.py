@@ -1,0 +1,79 @@
+"""Benchmark of a solve by cells (``take6 solve --cells``) against the ordinary solve (not a test).
+
+The same 2-player Logik deals as ``bench/solve.py`` (``--deal K SEED``), each solved twice in one
+process, one after the other: by the ordinary search (one table for the whole tree) and by
+:func:`solver.cells.solve_by_cells` (the double oracle over the root's cells, each leaf a search
+of its own on one shared table, every bound written to a cells file). Prints per deal the CPU
+seconds and nodes of both, the leaf searches, the restricted game reached and the file's size,
+then per k the medians and the ratio of CPU seconds (cells / ordinary). The values are asserted
+equal.
+
+    python bench/cells.py                      # k = 6, 7, 8; 5 seeds; one thread
+    python bench/cells.py --k 9 --seeds 3 --memory 8G --threads 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from solver.api import solve
+from solver.cells import solve_by_cells
+from solver.native import AVAILABLE, parse_memory, unavailable_reason
+from solver.study.run import benchmark_deal as deal
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--k", type=int, nargs="+", default=[6, 7, 8])
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--memory", default="2G", help="table budget of each solve (default 2G)")
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args()
+    if not AVAILABLE:
+        print(f"the compiled core is not built ({unavailable_reason()})", file=sys.stderr)
+        return 2
+    memory = parse_memory(args.memory)
+    print("k seed | ordinary: CPU s, nodes | cells: CPU s, nodes, leaf searches, game, file")
+    for k in args.k:
+        ratios, plain_cpu, cells_cpu = [], [], []
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            pos = deal(k, seed)
+            kw = {"core": "native", "memory": memory, "threads": args.threads}
+            c0 = time.process_time()
+            ref, _ = solve(pos, line=False, **kw)
+            c1 = time.process_time()
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / "cells.jsonl"
+                got, run = solve_by_cells(pos, path, **kw)
+                c2 = time.process_time()
+                size = path.stat().st_size
+            assert got.value == ref.value, (k, seed)
+            a, b = c1 - c0, c2 - c1
+            plain_cpu.append(a)
+            cells_cpu.append(b)
+            ratios.append(b / a if a > 0 else float("nan"))
+            rows, cols = run.restricted
+            print(
+                f"{k} {seed} | {a:8.2f} {ref.nodes:>13,} | {b:8.2f} {got.nodes:>13,} "
+                f"{run.stats.searches:5d} {len(rows)}x{len(cols)} {size / 1024:7.1f} kB",
+                flush=True,
+            )
+        print(
+            f"k = {k}: median CPU s ordinary {statistics.median(plain_cpu):.2f}, cells "
+            f"{statistics.median(cells_cpu):.2f}; ratio cells / ordinary median "
+            f"{statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f})",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
