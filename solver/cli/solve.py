@@ -460,23 +460,31 @@ def run_cells(args: argparse.Namespace, position: Position, objective: Objective
 
 class CellsProgress(ProgressLine):
     """The progress line of a solve by cells: where the double oracle is, then the leaf search
-    under way (its nodes, rate, table and bounds in the leaf's own terms)."""
+    under way (its nodes, rate, table and bounds in the leaf's own terms). The clock is the
+    run's: each leaf search counts its seconds from its own start."""
 
     _cells = ""
+    _t0: float | None = None
+
+    def _secs(self) -> float:
+        if self._t0 is None:
+            self._t0 = time.perf_counter()
+        return time.perf_counter() - self._t0
 
     def status(self, secs: float, text: str) -> None:
         self._cells = text
-        self.show(secs, text)
+        self.show(self._secs(), f"{text}  {_clock(self._secs())}")
 
     def __call__(
         self, nodes: int, filled: int, cap: int, secs: float, lo: Fraction, hi: Fraction
     ) -> None:
-        rate = nodes / secs if secs > 0 else 0.0
+        now = self._secs()
+        rate = nodes / now if now > 0 else 0.0  # (the core counts the run's nodes)
         fill = f"{100 * filled / cap:.0f}% of {_count(cap)}" if cap else "-"
         self.show(
-            secs,
-            f"{self._cells}  |  leaf: nodes {_count(nodes)}  {_count(int(rate))}/s  table {fill}"
-            f"  leaf value in [{_short(lo)}, {_short(hi)}]  {_clock(secs)}",
+            now,
+            f"{self._cells}  |  nodes {_count(nodes)}  {_count(int(rate))}/s  table {fill}"
+            f"  leaf value in [{_short(lo)}, {_short(hi)}]  {_clock(now)}",
         )
 
 
