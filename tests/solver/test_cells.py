@@ -330,3 +330,25 @@ def test_cli_sigterm_keeps_the_file(tmp_path: Path) -> None:
     assert proc.returncode == 143, err
     assert "not solved (interrupted)" in out and f"cells {path}" in out
     assert "Traceback" not in err
+
+
+def test_cli_progress_line_runs_on_the_runs_clock() -> None:
+    # Each leaf search's own seconds restart at 0: the line is due by the run's clock, and it
+    # names where the double oracle is and the leaf search's figures.
+    import io
+
+    from rich.console import Console
+
+    from solver.cli.solve import CellsProgress
+
+    buf = io.StringIO()
+    line = CellsProgress(console=Console(file=buf, force_terminal=False, width=300))
+    line._t0 = time.perf_counter() - 100
+    line.status(0.0, "cells 1/4 exact  row (5,) against v = 1/2 (1 x 1)")
+    line._t0 -= 20
+    line(2_000_000, 10, 100, 0.5, Fraction(1), Fraction(5, 2))
+    first, second = buf.getvalue().splitlines()
+    assert first.startswith("cells 1/4 exact  row (5,) against v = 1/2") and "0:01:40" in first
+    assert second.startswith("cells 1/4 exact") and "table 10% of 100" in second
+    assert "leaf value in [1, 2.5000]" in second and "0:02:00" in second
+    assert "16.7k/s" in second or "16.6k/s" in second  # 2 M nodes in the run's 120 s
