@@ -137,6 +137,31 @@ def int_text(n: int) -> str:
     return int_text(hi) + int_text(lo).zfill(half)
 
 
+def text_fraction(text: object) -> Fraction:
+    """The exact value written by :func:`fraction_text` (``'p/q'`` or an integer, any number of
+    digits) as a Fraction; ValueError for anything else."""
+    if not isinstance(text, str):
+        raise ValueError(text)
+    num, slash, den = text.partition("/")
+    q = _digits(den) if slash else 1
+    if q <= 0:
+        raise ValueError(text)
+    return Fraction(_digits(num, signed=True), q)
+
+
+def _digits(text: str, signed: bool = False) -> int:
+    """An integer of any length from its ASCII digits (converted 4,000 digits at a time: the
+    interpreter converts at most 4,300 at once)."""
+    sign, body = (-1, text[1:]) if signed and text.startswith("-") else (1, text)
+    if not body or not body.isascii() or not body.isdigit():
+        raise ValueError(text)
+    n = 0
+    for i in range(0, len(body), 4000):
+        part = body[i : i + 4000]
+        n = n * 10 ** len(part) + int(part)
+    return sign * n
+
+
 def make_search(
     problem: Problem,
     core: str = "auto",
@@ -382,4 +407,4 @@ def solve_position(
     return solve(position, objective, player, **kw)[0]
 
 
-__all__ = ["Result", "Turn", "fraction_text", "solve", "solve_position"]
+__all__ = ["Result", "Turn", "fraction_text", "solve", "solve_position", "text_fraction"]

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import IO, Any
 
-from solver.api import Result, fraction_text, make_search, marginals, peak_rss
+from solver.api import Result, fraction_text, make_search, marginals, peak_rss, text_fraction
 from solver.errors import SolverError
 from solver.kernel import to_table
 from solver.matrix import Num, solve_game
@@ -124,29 +124,6 @@ def static_bounds(problem: Problem, node: Node) -> tuple[int, int]:
 
 
 # -- the file -----------------------------------------------------------------------------------
-def _int(text: str) -> int:
-    """An integer of many digits (Python converts at most 4300 at once)."""
-    sign = -1 if text.startswith("-") else 1
-    body = text.lstrip("-")
-    if not body.isdigit() or not body.isascii():
-        raise ValueError(text)
-    n = 0
-    for i in range(0, len(body), 4000):
-        part = body[i : i + 4000]
-        n = n * 10 ** len(part) + int(part)
-    return sign * n
-
-
-def _fraction(text: object) -> Fraction:
-    if not isinstance(text, str):
-        raise ValueError(text)
-    num, _, den = text.partition("/")
-    q = _int(den) if den else 1
-    if q <= 0:
-        raise ValueError(text)
-    return Fraction(_int(num), q)
-
-
 def header(problem: Problem) -> dict[str, Any]:
     """The file's first line: what it is the cells of."""
     return {
@@ -233,7 +210,7 @@ class CellFile:
                     self.read_lines += 1
                     continue
                 key = got["leaf"]
-                lo, hi = _fraction(got["lo"]), _fraction(got["hi"])
+                lo, hi = text_fraction(got["lo"]), text_fraction(got["hi"])
             except (json.JSONDecodeError, KeyError, TypeError, ValueError):
                 raise SolverError(
                     f"{where}: line {number} is not a proof ({excerpt(line)})"

@@ -25,6 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from solver.api import text_fraction
 from solver.study.run import code_version
 from solver.study.spec import Row, StudyError, optional_module
 from solver.study.store import COLUMNS, SCHEMA_VERSION, Store, StudyInfo
@@ -162,20 +163,9 @@ def _players(rows: Sequence[Row]) -> int:
 # -- the rows -------------------------------------------------------------------------------
 
 
-def _int(digits: str) -> int:
-    """An integer of any length from its digits (under the interpreter's limit per chunk)."""
-    sign, digits = (-1, digits[1:]) if digits.startswith("-") else (1, digits)
-    n = 0
-    for i in range(0, len(digits), 4000):
-        chunk = digits[i : i + 4000]
-        n = n * 10 ** len(chunk) + int(chunk)
-    return sign * n
-
-
 def fraction(text: str) -> Fraction:
     """A stored exact value (``'p/q'`` or an integer, any length) as a Fraction."""
-    num, _, den = text.partition("/")
-    return Fraction(_int(num), _int(den) if den else 1)
+    return text_fraction(text)
 
 
 def _float(text: str | None) -> float | None:
