@@ -448,34 +448,38 @@ class CellsSolve:
             v = game.value
             x = {i: p for i, p in zip(R, game.x, strict=True) if p}
             y = {j: p for j, p in zip(S, game.y, strict=True) if p}
-            added = False
-            others = [i for i in range(len(self.rows)) if i not in R]
-            others.sort(key=lambda i: -sum(p * self.cell(i, j)[1] for j, p in y.items()))
-            for i in others:
-                self.stats.phase = (
-                    f"row {self.rows[i]} against v = {_short(v)} ({len(R)} x {len(S)})"
-                )
-                self.show()
-                if not self.no_gain([(self.trees[i][j], p) for j, p in y.items()], v, True):
-                    R.append(i)
-                    self.file.add("row", self.rows[i])
-                    added = True
-                    break
-            others = [j for j in range(len(self.cols)) if j not in S]
-            others.sort(key=lambda j: sum(p * self.cell(i, j)[0] for i, p in x.items()))
-            for j in others:
-                self.stats.phase = (
-                    f"column {self.cols[j]} against v = {_short(v)} ({len(R)} x {len(S)})"
-                )
-                self.show()
-                if not self.no_gain([(self.trees[i][j], p) for i, p in x.items()], v, False):
-                    S.append(j)
-                    self.file.add("column", self.cols[j])
-                    added = True
-                    break
+            game_size = f"({len(R)} x {len(S)})"
+            added = self._add_gaining("row", R, y, v, game_size)
+            added = self._add_gaining("column", S, x, v, game_size) or added
             if not added:
                 self.solution = v, x, y
                 return self.solution
+
+    def _add_gaining(
+        self, side: str, chosen: list[int], other: dict[int, Fraction], v: Num, game: str
+    ) -> bool:
+        """Add to ``chosen`` the first row (``side`` "row": a max-side action) or column that
+        gains against the other side's strategy ``other``; False when none does. The likeliest
+        to gain are tried first (rows by their upper bounds, columns by their lower bounds)."""
+        is_row = side == "row"
+        actions = self.rows if is_row else self.cols
+
+        def line(k: int) -> list[tuple[Tree, Fraction]]:
+            return [(self.trees[k][o] if is_row else self.trees[o][k], p) for o, p in other.items()]
+
+        def promise(k: int) -> Fraction:
+            bound = 1 if is_row else 0
+            total = sum((p * self.bounds(t)[bound] for t, p in line(k)), Fraction(0))
+            return -total if is_row else total
+
+        for k in sorted((k for k in range(len(actions)) if k not in chosen), key=promise):
+            self.stats.phase = f"{side} {actions[k]} against v = {_short(v)} {game}"
+            self.show()
+            if not self.no_gain(line(k), v, at_most=is_row):
+                chosen.append(k)
+                self.file.add(side, actions[k])
+                return True
+        return False
 
     def restored(self) -> tuple[list[int], list[int]]:
         """The restricted game the file's run had reached (at first, the first row and column:

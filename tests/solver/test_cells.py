@@ -143,9 +143,8 @@ def test_kill_9_loses_at_most_the_search_under_way(tmp_path: Path) -> None:
     assert all(json.loads(line) for line in path.read_text().splitlines())  # made whole
 
 
+@pytest.mark.skipif(not native.AVAILABLE, reason="needs both cores: the compiled one not built")
 def test_python_and_native_files_are_one_format(tmp_path: Path) -> None:
-    if not native.AVAILABLE:
-        pytest.skip("compiled core not built")
     pos = deal(5, 2)
     path = tmp_path / "both.jsonl"
     a, _ = solve_by_cells(pos, path, core="native", memory=MEMORY)
