@@ -120,7 +120,7 @@ def static_bounds(problem: Problem, node: Node) -> tuple[int, int]:
     total = sum(rules.heads_of(row) for row in node.rows) + sum(
         rules.heads_of(h) for h in node.hands
     )
-    return min(0, *problem.weights) * total, max(0, *problem.weights) * total
+    return problem.value_bounds(total)
 
 
 # -- the file -----------------------------------------------------------------------------------

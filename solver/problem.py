@@ -49,6 +49,11 @@ class Problem:
     def describe(self) -> str:
         return f"{self.objective.value} for player {self.player + 1}"
 
+    def value_bounds(self, heads_in_play: int) -> tuple[int, int]:
+        """Bounds on the value of any position with ``heads_in_play`` heads on the table and in
+        the hands together: nobody takes more than those."""
+        return min(0, *self.weights) * heads_in_play, max(0, *self.weights) * heads_in_play
+
 
 CORES = ("auto", "native", "python")
 """``core=`` of :func:`solver.api.solve`: the compiled core when built (``auto``), or one of

@@ -108,8 +108,7 @@ class Search:
         self.node_limit = node_limit
         self.stopped = False
         self._probes = 0
-        self._wneg = min(0, *self.weights)
-        self._wpos = max(0, *self.weights)
+        self._wneg, self._wpos = problem.value_bounds(1)
         self._safety: Safety | None = None
 
     def release_limits(self) -> None:
