@@ -353,16 +353,28 @@ def test_cli_progress_line_runs_on_the_runs_clock() -> None:
     assert "16.7k/s" in second or "16.6k/s" in second  # 2 M nodes in the run's 120 s
 
 
-def test_carried_cells_file_of_deal_10_2_is_read_by_this_build(tmp_path: Path) -> None:
-    # data/k10/deal10-2.cells.jsonl carries a 2 x 10 solve by cells from one session to the
-    # next: a build whose position text, rules or leaf keys differ would refuse it.
+def test_carried_cells_file_of_deal_10_2_proves_its_value(tmp_path: Path) -> None:
+    # data/k10/deal10-2.cells.jsonl is the exact solve of a 2 x 10 deal: this build must read it
+    # (a build whose position text, rules or leaf keys differ would refuse it) and find the
+    # value without a search.
     carried = Path(__file__).resolve().parents[2] / "data" / "k10" / "deal10-2.cells.jsonl"
     path = tmp_path / "copy.jsonl"
     path.write_bytes(carried.read_bytes())
     got, run = solve_by_cells(deal(10, 2), path, node_limit=1, memory=1 << 24, threads=1)
-    assert not got.solved and run.file.read_lines > 30 and run.file.bounds
-    assert len(run.restricted[0]) + len(run.restricted[1]) > 2
+    assert got.solved and run.stats.searches == 0 and got.value is not None
+    assert run.solution is not None
+    v, x, y = run.solution
+    assert sum(x.values()) == 1 == sum(y.values()) and min(*x.values(), *y.values()) > 0
+    # The optimality argument again, from the file's bounds: in the whole 10 x 10 root game,
+    # no row at its upper bounds gains against y, no column at its lower bounds against x.
+    rows, cols = range(len(run.rows)), range(len(run.cols))
+    assert len(rows) == len(cols) == 10
+    for i in rows:
+        assert sum((p * run.cell(i, j)[1] for j, p in y.items()), Fraction(0)) <= v
+    for j in cols:
+        assert sum((p * run.cell(i, j)[0] for i, p in x.items()), Fraction(0)) >= v
     # An earlier series of runs (one whole search, its checkpoint since lost) proved
     # -1.59467 <= value <= -1.59407: the two must agree.
-    assert got.lower <= Fraction(-159407, 100000) and got.upper >= Fraction(-159467, 100000)
-    assert got.upper < 0
+    assert Fraction(-159467, 100000) <= got.value <= Fraction(-159407, 100000)
+    assert sorted(run.rows[i] for i in x) == [(1,), (4,), (13,)]
+    assert sorted(run.cols[j] for j in y) == [(9,), (10,), (19,)]

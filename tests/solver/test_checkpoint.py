@@ -285,19 +285,3 @@ def test_killed_run_leaves_a_whole_checkpoint(tmp_path: Path) -> None:
     fresh, _ = solve(pos, line=False, core="native", memory=MEMORY)
     resumed, _ = solve(pos, line=False, core="native", memory=MEMORY, checkpoint=str(path))
     assert resumed.checkpoint_read is not None and resumed.value == fresh.value
-
-
-def test_carried_checkpoint_of_deal_10_2_is_read_by_this_build(tmp_path: Path) -> None:
-    # data/k10/deal10-2.ck carries a 2 x 10 solve from one machine to the next: a build whose
-    # position key or table format differs would refuse it, and the work it holds would be lost.
-    path = Path(__file__).resolve().parents[2] / "data" / "k10" / "deal10-2.ck"
-    search = native.NativeSearch(make_problem(deal(10, 2)), memory=1 << 28)
-    entries, longs = search.resume(path)
-    assert entries > 1000 and longs > 0
-    # Only deep entries: positions of 7+ cards a hand (their long values with them); read into
-    # a small table, a few may go to full buckets.
-    search.core.configure(checkpoint_depth=7)
-    kept = search.core.save(os.fsencode(tmp_path / "deep.ck"))
-    assert kept[0] >= entries * 0.98 and kept[1] >= longs * 0.98
-    search.core.configure(checkpoint_depth=2)  # (every entry, and every long value read)
-    assert search.core.save(os.fsencode(tmp_path / "all.ck")) == (kept[0], longs)
