@@ -94,7 +94,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve the draft the arguments describe and print it; the exit status (0)."""
+    """Solve the draft the arguments describe and print it; the exit status (0, or 130 when
+    Ctrl-C stopped it: the proven bounds are printed first)."""
     from solver.draft.solve import DraftError, solve_draft
 
     if args.time_limit is not None and not args.time_limit > 0:
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         print_result(result)
-    return 0
+    return 130 if result.interrupted else 0  # Ctrl-C: the bounds, then the shell's status
 
 
 class DraftProgressLine(ProgressLine):
@@ -173,7 +174,8 @@ def print_result(r: DraftResult) -> None:
         console.print(f"[bold]value[/] {fraction_text(r.value)}  (≈ {float(r.value):.6f})")
     else:
         console.print(
-            f"[bold yellow]not solved[/] within the time limit: "
+            f"[bold yellow]not solved[/] "
+            f"{'(stopped by Ctrl-C)' if r.interrupted else 'within the time limit'}: "
             f"{fraction_text(r.lower)} <= value <= {fraction_text(r.upper)}"
         )
     best = set(r.best_picks())

@@ -23,6 +23,10 @@ _DEALS_EXAMPLES = """examples:
   take6 study deals --hand-size 3 4 5 --deals 200 --store study.sqlite --study by-k --workers 4
   take6 study deals --hand-size 5 --deals 1000 --store big.sqlite \\
       --executor dask --scheduler tcp://10.0.0.5:8786
+  take6 study deals --hand-size 6 --deals 50 --draft safe,random --store study.sqlite \\
+      --study safe-vs-random
+  take6 study deals --hand-size 10 --deals 10 --store k10.sqlite --cells k10-cells \\
+      --workers 1 --threads 2 --memory 12G
 A run that is stopped (Ctrl-C, kill -9, a crash) continues where it stopped when started
 again with the same settings."""
 
@@ -73,6 +77,32 @@ def register(subparsers: Any) -> None:
     d.add_argument("--deals", type=int, required=True, metavar="N", help="deals per hand size")
     d.add_argument("--seed", type=int, default=0, help="the study's seed (default 0)")
     d.add_argument("--node-limit", type=int, metavar="N", help="stop a search after N nodes")
+    d.add_argument(
+        "--draft",
+        metavar="BOT[,BOT...]",
+        help="draw each deal by a draft of bots (random, cheapest or safe; one for every seat, "
+        "or one a seat in seat order) from the face-up deck instead of a shuffle",
+    )
+    d.add_argument(
+        "--first-picker",
+        type=int,
+        metavar="SEAT",
+        help="with --draft: the seat that picks first (1-based, default 1)",
+    )
+    d.add_argument(
+        "--cells",
+        metavar="DIR",
+        help="solve each deal by cells, its proofs kept in DIR/<study>/k<K>-deal<I>.cells.jsonl "
+        "as they are found: a deal stopped part-way (Ctrl-C, kill, a lost machine) goes on "
+        "from its file in the next run (for deals of hours, such as k = 10)",
+    )
+    d.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="search threads of each item on the compiled core (default 1)",
+    )
     _common(d)
     d.set_defaults(func=run_deals)
 
@@ -194,8 +224,24 @@ def run_deals(args: argparse.Namespace) -> int:
         objective=args.objective,
         player=args.player - 1,  # the command line counts from 1, the store from 0
         node_limit=args.node_limit,
+        draft=tuple(args.draft.split(",")) if args.draft is not None else (),
+        first_picker=_first_picker(args),
     )
-    return _run(args, study)
+    return _run(args, study, threads=args.threads, cells=args.cells)
+
+
+def _first_picker(args: argparse.Namespace) -> int:
+    from solver.study.spec import StudyError
+
+    if args.first_picker is None:
+        return 0
+    if args.draft is None:
+        raise StudyError("--first-picker needs --draft (the shuffled deals have no picks)")
+    if not 1 <= args.first_picker <= args.players:
+        raise StudyError(
+            f"--first-picker must be a seat 1..{args.players}, got {args.first_picker}"
+        )
+    return int(args.first_picker) - 1
 
 
 def run_drafts(args: argparse.Namespace) -> int:
@@ -213,11 +259,18 @@ def run_drafts(args: argparse.Namespace) -> int:
     return _run(args, study)
 
 
-def _run(args: argparse.Namespace, study: Study) -> int:
-    from solver.study.run import check_executor, make_executor, prepare, run_study
+def _run(
+    args: argparse.Namespace, study: Study, *, threads: int = 1, cells: str | None = None
+) -> int:
+    from solver.study.run import cells_folder, check_executor, make_executor, prepare, run_study
+    from solver.study.spec import StudyError
     from solver.study.store import Store
 
     check_executor(args.executor, args.workers, args.scheduler)
+    if threads < 1:
+        raise StudyError(f"--threads must be at least 1, got {threads}")
+    if cells is not None and not cells.strip():
+        raise StudyError("--cells needs a folder name, got an empty one")
     memory = None
     if args.memory is not None:
         from solver.native import check_memory, parse_memory
@@ -225,6 +278,8 @@ def _run(args: argparse.Namespace, study: Study) -> int:
         memory = parse_memory(args.memory)
         check_memory(memory)
     name = prepare(args.store, study, args.study)
+    if cells is not None:
+        cells_folder(cells, study, name)  # refused before any work
     with Store(args.store, create=False) as db:
         left = study.items() - len(db.done_items(name))
     line = progress_line(args.progress)
@@ -254,6 +309,8 @@ def _run(args: argparse.Namespace, study: Study) -> int:
                 window=window,
                 progress=progress if line is not None else None,
                 memory=memory,
+                threads=threads,
+                cells=cells,
             )
     finally:
         if line is not None:

@@ -136,6 +136,9 @@ class DraftResult:
     leaves: int = 0
     leaf_hits: int = 0
     play_nodes: int = 0
+    interrupted: bool = False
+    """Ctrl-C stopped the search (the bounds are proven; the compiled core's leaf searches
+    catch Ctrl-C themselves, the Python search's raise it)."""
     core: str = "python"
     """The play solver of the leaves: ``"native"`` (the compiled core) or ``"python"``."""
     core_note: str = ""
@@ -167,6 +170,7 @@ class DraftResult:
             "objective": self.objective.value,
             "player": self.player,
             "solved": self.solved,
+            "interrupted": self.interrupted,
             "value": frac(self.value),
             "value_float": None if self.value is None else float(self.value),
             "lower": fraction_text(self.lower),
@@ -863,6 +867,7 @@ def solve_draft(
     result.leaf_hits = ds.stats.leaf_hits
     result.play_nodes = ds.play.stats.nodes - play_nodes
     result.core, result.core_note = ds.core, ds.core_note
+    result.interrupted = not result.solved and bool(getattr(ds.play, "interrupted", False))
     return result
 
 

@@ -20,13 +20,27 @@ from importlib import metadata
 from itertools import islice
 from pathlib import Path
 from typing import ParamSpec, TypeVar
+from urllib.parse import quote
 
 from solver.api import solve
+from solver.cells import solve_by_cells
 from solver.draft.solve import DraftSearch, solve_draft
-from solver.study.spec import EXECUTORS, ROWS, Row, Study, StudyError, Task, optional_module
+from solver.study.spec import (
+    EXECUTORS,
+    ROWS,
+    DealStudy,
+    Row,
+    Study,
+    StudyError,
+    Task,
+    optional_module,
+)
 from solver.study.store import Store
 from take6.notation import format_position
+from take6.play.bots import make_bot, policy
 from take6.position import Position
+from take6.rules import Rules
+from take6.state import Phase, apply, new_game
 from take6.text import excerpt
 
 P = ParamSpec("P")
@@ -46,6 +60,48 @@ def deal_position(hand_size: int, index: int, seed: int, players: int = 2) -> Po
     hands = [deck[p * hand_size : (p + 1) * hand_size] for p in range(players)]
     rows = sorted([c] for c in deck[players * hand_size :])
     return Position.create("logik", rows, hands, deck=size)
+
+
+def drafted_position(
+    hand_size: int,
+    index: int,
+    seed: int,
+    players: int,
+    bots: Sequence[str],
+    first_picker: int = 0,
+) -> tuple[Position, int]:
+    """The ``index``-th deal of a study whose hands are drafted by bots: the Logik draft from
+    the face-up deck ``1..players*hand_size + 4``, seat ``p`` picking by ``bots[p]`` (a name of
+    :data:`take6.play.bots.BOTS`), in seat order from ``first_picker``, on the reference engine;
+    the 4 cards left start the rows. A bot's random picks are drawn from one
+    ``random.Random`` seeded with a string of ``(seed, players, hand_size, index)``. Returns the
+    position and how many picks had more than one choice in the bot's policy (0: the draft is
+    the same whatever the seed)."""
+    rules = Rules.for_variant(
+        "logik", players=players, hand_size=hand_size, first_picker=first_picker
+    )
+    rng = random.Random(f"take6-study-draft seed={seed} players={players} k={hand_size} i={index}")
+    agents = [make_bot(name) for name in bots]
+    state = new_game(rules)
+    chance = 0
+    while state.phase is Phase.DRAFT:
+        p = state.picker
+        chance += len(policy(agents[p], state, p)) > 1
+        state = apply(state, agents[p].act(state, p, rng))
+    after = state.position()
+    rows = [list(r) for r in after.rows]
+    size = players * hand_size + ROWS
+    return Position.create("logik", rows, [list(h) for h in after.hands], deck=size), chance
+
+
+def study_position(task: Task) -> Position:
+    """The deal a deal item solves (shuffled, or drafted by the study's bots)."""
+    assert task.deal is not None and task.seed is not None
+    if not task.draft:
+        return deal_position(task.hand_size, task.deal, task.seed, task.players)
+    first = task.first_picker or 0
+    pos, _ = drafted_position(task.hand_size, task.deal, task.seed, task.players, task.draft, first)
+    return pos
 
 
 def benchmark_deal(hand_size: int, seed: int) -> Position:
@@ -105,11 +161,27 @@ def run_task(task: Task) -> Row:
 
 
 def _solve_deal(task: Task) -> Row:
-    assert task.deal is not None and task.seed is not None
-    pos = deal_position(task.hand_size, task.deal, task.seed, task.players)
-    result, _ = solve(
-        pos, task.objective, task.player, node_limit=task.node_limit, memory=task.memory
-    )
+    pos = study_position(task)
+    if task.cells is not None:
+        result, _ = solve_by_cells(
+            pos,
+            task.cells,
+            task.objective,
+            task.player,
+            memory=task.memory,
+            threads=task.threads,
+        )
+    else:
+        result, _ = solve(
+            pos,
+            task.objective,
+            task.player,
+            node_limit=task.node_limit,
+            memory=task.memory,
+            threads=task.threads,
+        )
+    if result.interrupted:  # Ctrl-C: the item is not stored, so the next run solves it
+        raise KeyboardInterrupt
     data = result.to_json()
     summary = {"strategies": data["strategies"], "line": data["line"], "lps": data["lps"]}
     return {
@@ -145,6 +217,8 @@ def _solve_draft(task: Task) -> Row:
         search=warm,
         exact_picks=task.exact_picks,
     )
+    if result.interrupted:  # Ctrl-C: not stored (see _solve_deal)
+        raise KeyboardInterrupt
     if warm is not None and not warm.stopped:
         _WARM[key] = warm
     data = result.to_json()
@@ -341,9 +415,44 @@ def prepare(store: str | Path, study: Study, name: str | None = None) -> str:
     label = name if name is not None else study.kind
     if not label or not label.strip():
         raise StudyError("a study name must not be empty")
+    if isinstance(study, DealStudy) and study.draft and study.deals > 1:
+        for k in study.hand_sizes:
+            _, chance = drafted_position(
+                k, 0, study.seed, study.players, study.draft, study.first_picker
+            )
+            if not chance:
+                raise StudyError(
+                    f"a draft by {','.join(study.draft)} picks nothing at random at hand size "
+                    f"{k}: all {study.deals} deals would be the same one (give --deals 1)"
+                )
     with Store(store) as db:
         db.register(label, study)
     return label
+
+
+def cells_folder(cells: str | Path, study: Study, label: str) -> Path:
+    """The folder of a study's cells files, ``cells/<study name>`` (made when missing); a
+    :class:`StudyError` when the study cannot be solved by cells or the folder not made."""
+    if not isinstance(study, DealStudy):
+        raise StudyError("cells files are for deal studies (a draft is not one position)")
+    if study.node_limit is not None:
+        raise StudyError(
+            "a study by cells solves every deal to the end, resumably: give no node limit"
+        )
+    root = Path(cells)
+    if root.exists() and not root.is_dir():
+        raise StudyError(f"--cells {excerpt(str(root))} is a file, not a folder")
+    folder = root / quote(label, safe="")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StudyError(f"--cells {excerpt(str(root))}: {e.strerror or e}") from None
+    return folder
+
+
+def cells_path(folder: Path, task: Task) -> Path:
+    """The cells file of a deal item: ``k<K>-deal<I>.cells.jsonl`` in the study's folder."""
+    return folder / f"k{task.hand_size}-deal{task.deal}.cells.jsonl"
 
 
 def run_tasks(tasks: Sequence[Task]) -> list[Row]:
@@ -364,6 +473,8 @@ def run_study(
     batch_seconds: float = 0.2,
     progress: Progress | None = None,
     memory: int | None = None,
+    threads: int = 1,
+    cells: str | Path | None = None,
 ) -> RunReport:
     """Solve every item of ``study`` not yet in ``store`` and write each result as it arrives.
 
@@ -375,10 +486,18 @@ def run_study(
     transaction as soon as its batch returns. Raises :class:`StudyError` when the store holds
     a study of that name with other parameters. ``memory`` is each item's table budget on
     the compiled core, in bytes (default :func:`solver.native.default_memory`; a worker holds
-    one table at a time)."""
+    one table at a time), ``threads`` its search threads. ``cells`` (a folder; deal studies
+    only) solves each deal by cells (:func:`solver.cells.solve_by_cells`), its proofs kept in
+    :func:`cells_path`: an item stopped part-way (Ctrl-C, ``kill -9``, a lost machine) goes on
+    from its file in the next run instead of starting again."""
+    if threads < 1:
+        raise StudyError(f"threads must be at least 1, got {excerpt(threads)}")
     label = prepare(store, study, name)
     if window < 1:
         raise StudyError(f"window must be at least 1, got {window}")
+    folder: Path | None = None
+    if cells is not None:
+        folder = cells_folder(cells, study, label)
     run = executor if executor is not None else InlineExecutor()
     if isinstance(run, InlineExecutor):
         batch_seconds = 0.0  # no round trip to save
@@ -387,7 +506,16 @@ def run_study(
     with Store(store) as db:
         done = db.done_items(label)
         # Generated lazily: only the batches in flight exist at any time.
-        pending = (replace(t, memory=memory) for t in study.tasks() if t.item not in done)
+        pending = (
+            replace(
+                t,
+                memory=memory,
+                threads=threads,
+                cells=None if folder is None else str(cells_path(folder, t)),
+            )
+            for t in study.tasks()
+            if t.item not in done
+        )
         skipped = len(done)
         count = skipped
         if progress is not None:

@@ -66,6 +66,30 @@ def _check_hand_sizes(hand_sizes: Sequence[int], players: int) -> tuple[int, ...
     return tuple(sorted(set(out)))
 
 
+def _check_draft(draft: object, players: int) -> tuple[str, ...]:
+    """The drafting bot of each seat (one name given: every seat's), checked."""
+    from take6.play.bots import BOTS
+
+    if isinstance(draft, str):
+        draft = tuple(draft.split(","))
+    if not isinstance(draft, tuple | list):
+        raise StudyError(f"draft must be bot names, got {excerpt(draft)}")
+    names = tuple(draft)
+    if not names:
+        return ()
+    for name in names:
+        if name not in BOTS:
+            raise StudyError(f"unknown drafting bot {excerpt(name)} (known: {', '.join(BOTS)})")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise StudyError(
+            f"give one drafting bot, or one for each of the {players} seats, got "
+            f"{len(names)} ({','.join(names)})"
+        )
+    return names
+
+
 @dataclass(frozen=True)
 class DealStudy:
     """Random Logik deals, play phase: ``deals`` deals for each hand size in ``hand_sizes``.
@@ -81,6 +105,13 @@ class DealStudy:
     objective: Objective | str | None = None
     player: int = 0
     node_limit: int | None = None
+    draft: tuple[str, ...] = ()
+    """How each deal is drawn. Empty (the default): the deck shuffled, a uniformly random deal
+    (which is what a draft of random picks gives). Otherwise the bot (:data:`take6.play.bots.BOTS`)
+    that drafts each seat's hand from the face-up deck, one name for every seat or one a seat,
+    picks in seat order from ``first_picker`` (:func:`solver.study.run.drafted_position`)."""
+    first_picker: int = 0
+    """The seat that picks first, from 0 (with ``draft`` only)."""
     kind: str = field(default="deals", init=False)
 
     def __post_init__(self) -> None:
@@ -95,9 +126,15 @@ class DealStudy:
             raise StudyError(f"seed must be an integer, got {self.seed!r}")
         if self.node_limit is not None and self.node_limit < 1:
             raise StudyError(f"node limit must be at least 1, got {self.node_limit}")
+        object.__setattr__(self, "draft", _check_draft(self.draft, self.players))
+        f = self.first_picker
+        if not isinstance(f, int) or isinstance(f, bool) or not 0 <= f < self.players:
+            raise StudyError(f"first picker must be a seat 0..{self.players - 1}, got {excerpt(f)}")
+        if f and not self.draft:
+            raise StudyError("a first picker needs a draft (the shuffled deals have no picks)")
 
     def params(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "hand_sizes": list(self.hand_sizes),
             "deals": self.deals,
             "seed": self.seed,
@@ -106,6 +143,10 @@ class DealStudy:
             "player": self.player,
             "node_limit": self.node_limit,
         }
+        if self.draft:  # (absent otherwise: the stores of shuffled deals are unchanged)
+            out["draft"] = list(self.draft)
+            out["first_picker"] = self.first_picker
+        return out
 
     def items(self) -> int:
         """How many items the study has (without building them)."""
@@ -125,6 +166,8 @@ class DealStudy:
                     deal=i,
                     seed=self.seed,
                     node_limit=self.node_limit,
+                    first_picker=self.first_picker if self.draft else None,
+                    draft=self.draft,
                 )
 
 
@@ -241,6 +284,13 @@ class Task:
     it changes no result)."""
     exact_picks: bool = True
     """A draft item: every first pick valued exactly (see :attr:`DraftStudy.pick_values`)."""
+    draft: tuple[str, ...] = ()
+    """A deal item: the drafting bot of each seat (:attr:`DealStudy.draft`; empty: shuffled)."""
+    cells: str | None = None
+    """A deal item: solve it by cells, every proof kept in this file (resumable within the
+    item; not a parameter of the study: it changes no result)."""
+    threads: int = 1
+    """Search threads of the compiled core for this item (not a parameter of the study)."""
 
 
 def optional_module(module: str, what: str, extra: str) -> Any:

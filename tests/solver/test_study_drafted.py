@@ -1,0 +1,271 @@
+"""Deal studies drawn by a draft of bots (``--draft``), deal studies solved by cells (``--cells``,
+resumable within an item), and items stopped by Ctrl-C, which are never stored."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solver import api
+from solver.cells import solve_by_cells
+from solver.draft.solve import solve_draft
+from solver.study.run import (
+    cells_path,
+    drafted_position,
+    prepare,
+    run_study,
+    run_task,
+    study_position,
+)
+from solver.study.spec import DealStudy, DraftStudy, StudyError
+from solver.study.store import Store
+from take6.cards import HEADS
+from take6.cli.main import main
+from take6.notation import format_position
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def rows(store: Path, study: str | None = None) -> list[dict[str, Any]]:
+    with Store(store, create=False) as db:
+        out = db.rows(study)
+    for r in out:
+        del r["seconds"]
+    return out
+
+
+# -- drafted deals --------------------------------------------------------------------------
+def naive_safe_draft(players: int, k: int, first: int) -> tuple[list[list[int]], list[int]]:
+    """The draft of ``safe`` bots written out from its rule: the card with fewest heads, then
+    nearest the middle of the deck, then the lowest; seats in turn from ``first``."""
+    deck = list(range(1, players * k + 5))
+    mid = (deck[0] + deck[-1]) / 2
+    hands: list[list[int]] = [[] for _ in range(players)]
+    seat = first
+    for _ in range(players * k):
+        card = min(deck, key=lambda c: (HEADS[c], abs(c - mid), c))
+        deck.remove(card)
+        hands[seat].append(card)
+        seat = (seat + 1) % players
+    return [sorted(h) for h in hands], sorted(deck)
+
+
+@pytest.mark.parametrize(("players", "k", "first"), [(2, 3, 0), (2, 10, 0), (2, 10, 1), (3, 4, 2)])
+def test_a_safe_draft_is_the_safe_rule_written_out(players: int, k: int, first: int) -> None:
+    pos, chance = drafted_position(k, 0, 0, players, ("safe",) * players, first)
+    hands, rest = naive_safe_draft(players, k, first)
+    assert chance == 0
+    assert [sorted(h) for h in pos.hands] == hands
+    assert sorted(r[0] for r in pos.rows) == rest and all(len(r) == 1 for r in pos.rows)
+    assert pos.rules.deck_size == players * k + 4
+
+
+def test_the_first_picker_swaps_a_safe_drafts_hands() -> None:
+    a, _ = drafted_position(10, 0, 0, 2, ("safe", "safe"), 0)
+    b, _ = drafted_position(10, 0, 0, 2, ("safe", "safe"), 1)
+    assert a.hands == b.hands[::-1] and a.rows == b.rows
+
+
+def test_random_picks_come_from_the_items_seed() -> None:
+    bots = ("safe", "random")
+    a, chance = drafted_position(5, 3, 7, 2, bots)
+    assert chance == 5  # each of the random seat's picks had a choice
+    assert drafted_position(5, 3, 7, 2, bots)[0] == a
+    others = {drafted_position(5, i, 7, 2, bots)[0] for i in range(8)}
+    assert len(others) > 4
+    assert drafted_position(5, 3, 8, 2, bots)[0] != a
+
+
+def test_a_drafted_study_stores_the_drafted_deals(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    study = DealStudy(hand_sizes=(3, 4), deals=4, seed=2, draft=("cheapest", "safe"))
+    assert study.draft == ("cheapest", "safe")
+    assert study.params()["draft"] == ["cheapest", "safe"]
+    run_study(store, study)
+    got = rows(store)
+    assert len(got) == 8
+    for r, task in zip(got, study.tasks(), strict=True):
+        pos = study_position(task)
+        assert r["position"] == format_position(pos)
+        assert r["first_picker"] == 0 and r["solved"] == 1
+        value, _ = api.solve(pos)
+        assert Fraction(r["value"]) == value.value
+    # the shuffled study's parameters are unchanged by the new settings
+    assert "draft" not in DealStudy(hand_sizes=(3,), deals=1).params()
+
+
+def test_one_bot_drafts_for_every_seat() -> None:
+    assert (
+        DealStudy(hand_sizes=(2,), deals=1, players=3, draft=("random",)).draft == ("random",) * 3
+    )
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"draft": ("nobody",)}, "unknown drafting bot 'nobody' (known: random, cheapest, safe)"),
+        (
+            {"draft": ("safe", "safe", "safe")},
+            "give one drafting bot, or one for each of the 2 seats, got 3 (safe,safe,safe)",
+        ),
+        ({"first_picker": 1}, "a first picker needs a draft"),
+        ({"draft": ("safe",), "first_picker": 2}, "first picker must be a seat 0..1, got 2"),
+    ],
+)
+def test_bad_draft_settings_are_one_line_errors(settings: dict[str, Any], message: str) -> None:
+    with pytest.raises(StudyError, match=re.escape(message)):
+        DealStudy(hand_sizes=(3,), deals=1, **settings)
+
+
+def test_a_draft_that_draws_nothing_is_one_deal(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    with pytest.raises(StudyError, match="all 3 deals would be the same one"):
+        prepare(store, DealStudy(hand_sizes=(3,), deals=3, draft=("safe",)))
+    prepare(store, DealStudy(hand_sizes=(3,), deals=1, draft=("safe",)))
+
+
+def test_the_cli_draws_drafted_deals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = str(tmp_path / "s.sqlite")
+    args = ["study", "deals", "--hand-size", "3", "--deals", "1", "--store", store]
+    assert main([*args, "--draft", "safe", "--first-picker", "2", "--no-progress"]) == 0
+    (r,) = rows(Path(store))
+    pos, _ = drafted_position(3, 0, 0, 2, ("safe", "safe"), 1)
+    assert r["position"] == format_position(pos) and r["first_picker"] == 1
+    capsys.readouterr()
+    assert main([*args, "--study", "b", "--first-picker", "2"]) == 2
+    assert "--first-picker needs --draft" in capsys.readouterr().err
+    assert main([*args, "--study", "c", "--draft", "safe", "--first-picker", "3"]) == 2
+    assert "--first-picker must be a seat 1..2, got 3" in capsys.readouterr().err
+    assert main([*args, "--study", "d", "--draft", "safe,bogus"]) == 2
+    assert "unknown drafting bot 'bogus'" in capsys.readouterr().err
+
+
+# -- by cells -------------------------------------------------------------------------------
+def test_a_study_by_cells_stores_the_same_rows(tmp_path: Path) -> None:
+    for study in (
+        DealStudy(hand_sizes=(3, 4), deals=4, seed=1),
+        DealStudy(hand_sizes=(2, 3), deals=3, seed=4, players=3),
+    ):
+        plain, cells = tmp_path / f"p{study.players}.sqlite", tmp_path / f"c{study.players}.sqlite"
+        run_study(plain, study)
+        run_study(cells, study, cells=tmp_path / "cells", name=f"deals{study.players}")
+        a, b = rows(plain), rows(cells)
+        for x, y in zip(a, b, strict=True):
+            for col in ("position", "value", "lower", "upper", "solved"):
+                assert x[col] == y[col], (x["item"], col)
+        folder = tmp_path / "cells" / f"deals{study.players}"
+        assert sorted(p.name for p in folder.iterdir()) == sorted(
+            f"k{t.hand_size}-deal{t.deal}.cells.jsonl" for t in study.tasks()
+        )
+
+
+def test_an_item_stopped_part_way_goes_on_from_its_cells_file(tmp_path: Path) -> None:
+    study = DealStudy(hand_sizes=(6,), deals=1, seed=3)
+    (task,) = study.tasks()
+    folder = tmp_path / "cells" / "deals"
+    folder.mkdir(parents=True)
+    path = cells_path(folder, task)
+    pos = study_position(task)
+    part, _ = solve_by_cells(pos, path, node_limit=300, core="python")  # a first, cut-off run
+    assert not part.solved
+    lines = path.read_text().count("\n")
+    store = tmp_path / "s.sqlite"
+    run_study(store, study, cells=tmp_path / "cells")
+    (r,) = rows(store)
+    whole, _ = api.solve(pos)
+    assert r["solved"] == 1 and Fraction(r["value"]) == whole.value
+    assert path.read_text().count("\n") > lines  # the same file, carried on
+    assert Fraction(part.lower) <= whole.value <= Fraction(part.upper)
+
+
+def test_cells_settings_are_refused_in_one_line(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    with pytest.raises(StudyError, match="give no node limit"):
+        run_study(store, DealStudy(hand_sizes=(2,), deals=1, node_limit=10), cells=tmp_path)
+    with pytest.raises(StudyError, match="cells files are for deal studies"):
+        run_study(store, DraftStudy(hand_sizes=(1,)), cells=tmp_path)
+    afile = tmp_path / "file"
+    afile.write_text("")
+    with pytest.raises(StudyError, match="is a file, not a folder"):
+        run_study(store, DealStudy(hand_sizes=(2,), deals=1), name="x", cells=afile)
+    with pytest.raises(StudyError, match="threads must be at least 1"):
+        run_study(store, DealStudy(hand_sizes=(2,), deals=1), name="y", threads=0)
+
+
+# -- Ctrl-C ---------------------------------------------------------------------------------
+def test_an_interrupted_deal_is_not_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = api.solve
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        result, search = real(*args, **kwargs)
+        return replace(result, solved=False, interrupted=True), search
+
+    monkeypatch.setattr("solver.study.run.solve", interrupted)
+    store = tmp_path / "s.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        run_study(store, DealStudy(hand_sizes=(3,), deals=2))
+    assert rows(store) == []
+    monkeypatch.setattr("solver.study.run.solve", real)
+    run_study(store, DealStudy(hand_sizes=(3,), deals=2))
+    assert [r["solved"] for r in rows(store)] == [1, 1]
+
+
+def test_an_interrupted_draft_is_not_stored(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = solve_draft
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        result.solved, result.interrupted = False, True
+        return result
+
+    monkeypatch.setattr("solver.study.run.solve_draft", interrupted)
+    (task,) = DraftStudy(hand_sizes=(2,), first_pickers=(0,)).tasks()
+    with pytest.raises(KeyboardInterrupt):
+        run_task(task)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals as on Linux")
+def test_ctrl_c_in_one_process_stores_no_cut_off_item(tmp_path: Path) -> None:
+    """The run in this process (``--workers 1``): Ctrl-C during a search ends the run with
+    exit 130 and stores nothing for the item under way (it used to be stored unsolved, with
+    bounds, for good)."""
+    store = tmp_path / "s.sqlite"
+    cmd = [sys.executable, "-m", "take6.cli.main", "study", "deals", "--hand-size", "8"]
+    cmd += ["--deals", "1", "--workers", "1", "--memory", "256M", "--store", str(store)]
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # until the study is registered: the search is on
+        if store.exists() and prepare_done(store):
+            break
+        time.sleep(0.05)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()
+    assert err.decode().strip().splitlines()[-1] == "take6: interrupted"
+    assert rows(store) == []
+
+
+def prepare_done(store: Path) -> bool:
+    try:
+        with Store(store, create=False) as db:
+            return bool(db.studies())
+    except StudyError:
+        return False
