@@ -9,7 +9,10 @@ result is one row of the store. Two kinds:
   :func:`solver.study.run.deal_position`),
   so an item's deal does not depend on the order of work, the workers or earlier items. Seat
   ``p`` (from 0) gets cards ``p*k .. (p+1)*k-1`` of the shuffled deck, the last 4 cards start
-  the 4 rows (sorted by card). The position is solved with :func:`solver.api.solve`.
+  the 4 rows (sorted by card). The position is solved with :func:`solver.api.solve` (or by
+  cells, :func:`solver.cells.solve_by_cells`, when the run is given a cells folder). With
+  ``draft`` set, the deal is instead the one a draft of bots leads to
+  (:func:`solver.study.run.drafted_position`).
 * ``drafts`` — the Logik draft plus play (:func:`solver.draft.solve.solve_draft`) for each hand size
   and each first picker.
 
@@ -26,7 +29,8 @@ Store schema (SQLite, WAL journal; ``SCHEMA_VERSION`` in table ``meta``)::
         study, item TEXT,           -- PRIMARY KEY (study, item); item e.g. 'k=3 deal=17'
         kind TEXT, hand_size INTEGER, players INTEGER,
         deal INTEGER, seed INTEGER, -- deals: index 0..deals-1 and the study's seed (else NULL)
-        first_picker INTEGER,       -- drafts: the seat that picks first, from 0 (else NULL)
+        first_picker INTEGER,       -- drafts and drafted deals: the seat that picks first,
+                                    --   from 0 (else NULL)
         objective TEXT, player INTEGER,  -- 'diff' or 'paranoid'; whose view, a seat from 0
         position TEXT,              -- deals: the position solved; drafts: the drafted position
                                     --   of the principal line (compact notation)

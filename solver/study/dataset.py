@@ -156,6 +156,17 @@ position."""
 
 
 def _drawn(kind: str, params: dict[str, Any]) -> str:
+    if kind == "deals" and params.get("draft"):
+        bots = ", ".join(f"seat {p}: `{b}`" for p, b in enumerate(params["draft"]))
+        return (
+            f"for each hand size k in {params['hand_sizes']} and each deal index i in "
+            f"0..{params['deals'] - 1}, the Logik draft from the face-up deck "
+            f"1..{params['players']}·k + 4 by bots ({bots}), picks in seat order from seat "
+            f"{params['first_picker']}, their random picks drawn by Python's `random.Random` "
+            f'seeded with the string `"take6-study-draft seed={params["seed"]} '
+            f'players={params["players"]} k={{k}} i={{i}}"`; the 4 cards left start the rows '
+            "(`solver.study.run.drafted_position`)"
+        )
     if kind == "deals":
         return (
             f"for each hand size k in {params['hand_sizes']} and each deal index i in "
@@ -190,6 +201,9 @@ def _command(kind: str, name: str, params: dict[str, Any]) -> str:
     )
     if kind == "deals":
         limit = f" --node-limit {params['node_limit']}" if params.get("node_limit") else ""
+        if params.get("draft"):
+            limit += f" --draft {','.join(params['draft'])}"
+            limit += f" --first-picker {params['first_picker'] + 1}"
         return (
             f"take6 study deals --hand-size {ks} --deals {params['deals']} "
             f"--seed {params['seed']}{limit} {common}"

@@ -62,7 +62,8 @@ _STORE_MEANINGS: dict[str, str] = {
     "players": "number of players",
     "deal": "deals: the deal's index in its study, from 0 (null for drafts)",
     "seed": "deals: the study's seed (null for drafts)",
-    "first_picker": "drafts: the seat that picks first, from 0 (null for deals)",
+    "first_picker": "drafts and drafted deals: the seat that picks first, from 0 "
+    "(null for shuffled deals)",
     "objective": "'diff' (2 players: the other's heads minus player's) or 'paranoid' "
     "(player's own heads against the coalition of the others)",
     "player": "whose view the value is, a seat from 0",

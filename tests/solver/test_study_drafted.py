@@ -269,3 +269,16 @@ def prepare_done(store: Path) -> bool:
             return bool(db.studies())
     except StudyError:
         return False
+
+
+def test_a_drafted_studys_data_card_says_how_its_deals_were_drawn(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from solver.study.dataset import write_dataset
+
+    store = tmp_path / "s.sqlite"
+    run_study(store, DealStudy(hand_sizes=(3,), deals=2, draft=("safe", "random")), name="sr")
+    write_dataset(store, tmp_path / "data")
+    card = (tmp_path / "data" / "README.md").read_text()
+    assert "take6-study-draft seed=0 players=2" in card
+    assert "seat 0: `safe`, seat 1: `random`" in card
+    assert "--draft safe,random --first-picker 1" in card
