@@ -194,10 +194,17 @@ class CellFile:
                 f"{where}: version {excerpt(first.get('version'))}, this take6 reads {VERSION}"
             )
         for name in ("position", "objective", "player", "rules"):
-            if first.get(name) != want[name]:
+            got = first.get(name)
+            if got != want[name]:
+                if name == "player":  # (a seat from 0 in the file, from 1 in a message)
+                    seat = got + 1 if isinstance(got, int) else got
+                    raise SolverError(
+                        f"{where}: the file holds the cells of player {excerpt(seat)}'s view, "
+                        f"not player {want[name] + 1}'s"
+                    )
                 raise SolverError(
                     f"{where}: the file holds the cells of another {name} "
-                    f"({excerpt(first.get(name))}, not {excerpt(want[name])})"
+                    f"({excerpt(got)}, not {excerpt(want[name])})"
                 )
         for number, line in enumerate(lines[1:], start=2):
             try:

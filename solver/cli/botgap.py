@@ -33,7 +33,10 @@ def run_against(args: argparse.Namespace) -> int:
     """Run ``take6 solve ... --against BOT``: exit 0, or 130/143 when interrupted."""
     from solver.api import solve
     from solver.botgap import BotGap, Reply, against_bot, heads_left
+    from solver.cells import solve_by_cells
     from solver.cli.solve import (
+        CellsProgress,
+        check_cells_file,
         check_limits,
         core_settings,
         read_position,
@@ -61,8 +64,13 @@ def run_against(args: argparse.Namespace) -> int:
     if args.player not in (1, 2):
         raise SolverError(f"--player must be 1 or 2, got {args.player}")
     check_limits(args)
+    if args.cells is not None:
+        check_cells_file(args.cells)
     settings = core_settings(args, position)
     progress = settings.pop("progress")
+    if args.cells is not None and progress is not None:
+        progress.close()
+        progress = CellsProgress()
     line: ProgressLine | None = None
 
     def reply_progress(done: int, cards: int, positions: int, secs: float) -> None:
@@ -78,16 +86,29 @@ def run_against(args: argparse.Namespace) -> int:
         # live line at a time on a terminal).
         t0 = time.perf_counter()
         try:
-            result, _ = solve(
-                position,
-                Objective.DIFF,
-                args.player - 1,
-                time_limit=args.time_limit,
-                table_cap=args.table_cap,
-                line=False,
-                progress=progress,
-                **settings,
-            )
+            if args.cells is not None:  # the game value by cells, every proof kept in the file
+                result, _ = solve_by_cells(
+                    position,
+                    args.cells,
+                    Objective.DIFF,
+                    args.player - 1,
+                    time_limit=args.time_limit,
+                    table_cap=args.table_cap,
+                    status=progress.status if isinstance(progress, CellsProgress) else None,
+                    progress=progress,
+                    **settings,
+                )
+            else:
+                result, _ = solve(
+                    position,
+                    Objective.DIFF,
+                    args.player - 1,
+                    time_limit=args.time_limit,
+                    table_cap=args.table_cap,
+                    line=False,
+                    progress=progress,
+                    **settings,
+                )
         finally:
             if progress is not None:
                 progress.close()

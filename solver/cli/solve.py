@@ -119,7 +119,7 @@ def register(subparsers: Any) -> None:
         help="solve the root cell by cell of its first turn (a double oracle), every bound a "
         "leaf search proves appended to FILE at once and read back first when FILE exists: a "
         "solve of hours stopped by a limit, Ctrl-C, kill or a lost machine loses only the leaf "
-        "search under way (a few kB a leaf; docs/solver.md)",
+        "search under way (a few kB a leaf; docs/solver.md); with --against, the game value's",
     )
     add_core_options(p)
     add_against_option(p)
@@ -282,8 +282,6 @@ def run_solve(args: argparse.Namespace) -> int:
     from solver.verify.certificate import write_certificate
 
     if args.against is not None:
-        if args.cells is not None:
-            raise SolverError("--cells and --against do not go together")
         return run_against(args)
     position = read_position(args.position, args.rules)
     check_limits(args)
@@ -390,6 +388,17 @@ def run_solve(args: argparse.Namespace) -> int:
     return 128 + signal.SIGTERM if terminated else 130
 
 
+def check_cells_file(path: str) -> None:
+    """A ``--cells FILE`` that can be made or read: not a folder, in a folder that exists."""
+    if not path.strip():
+        raise SolverError("--cells needs a file name, got an empty one")
+    if os.path.isdir(path):
+        raise SolverError(f"--cells {path}: a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise SolverError(f"--cells {path}: no folder {folder}")
+
+
 def run_cells(args: argparse.Namespace, position: Position, objective: Objective) -> int:
     """``take6 solve POS --cells FILE``: the double oracle of :mod:`solver.cells`."""
     from solver.cells import solve_by_cells
@@ -404,11 +413,7 @@ def run_cells(args: argparse.Namespace, position: Position, objective: Objective
                 f"--cells and {flag} do not go together (the cells file is the run's checkpoint;"
                 " a solve by cells keeps no tree to certify or draw)"
             )
-    if os.path.isdir(args.cells):
-        raise SolverError(f"--cells {args.cells}: a folder, not a file")
-    folder = os.path.dirname(os.path.abspath(args.cells))
-    if not os.path.isdir(folder):
-        raise SolverError(f"--cells {args.cells}: no folder {folder}")
+    check_cells_file(args.cells)
     settings = core_settings(args, position)
     progress = CellsProgress() if settings["progress"] is not None else None
     settings["progress"] = progress

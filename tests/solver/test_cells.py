@@ -26,6 +26,7 @@ from solver.cells import CellFile, CellsSolve, leaves, node_key, solve_by_cells
 from solver.errors import SolverError
 from solver.problem import make_problem
 from solver.study.run import benchmark_deal
+from take6.cli.main import main
 from take6.notation import format_position
 from take6.position import Position
 
@@ -165,7 +166,7 @@ def test_refuses_another_position_objective_or_rules(tmp_path: Path) -> None:
         solve_by_cells(deal(4, 1), path)
     with pytest.raises(SolverError, match="cells of another objective"):
         solve_by_cells(pos, path, "paranoid")
-    with pytest.raises(SolverError, match="cells of another player"):
+    with pytest.raises(SolverError, match=r"cells of player 1's view, not player 2's$"):
         solve_by_cells(pos, path, "diff", 1)
 
 
@@ -292,7 +293,7 @@ def test_cli_solves_and_resumes(tmp_path: Path) -> None:
         (["--cells", "{tmp}/c.jsonl", "--certificate", "{tmp}/x"], "--cells and --certificate"),
         (["--cells", "{tmp}/c.jsonl", "--graphml", "{tmp}/x"], "--cells and --graphml"),
         (["--cells", "{tmp}/c.jsonl", "--checkpoint", "{tmp}/x"], "--cells and --checkpoint"),
-        (["--cells", "{tmp}/c.jsonl", "--against", "random"], "--cells and --against"),
+        (["--cells", "{tmp}/no/c.jsonl", "--against", "random"], "no folder"),
         (["--cells", "{bad}"], "not a take6 cells file"),
     ],
 )
@@ -378,3 +379,30 @@ def test_carried_cells_file_of_deal_10_2_proves_its_value(tmp_path: Path) -> Non
     assert Fraction(-159467, 100000) <= got.value <= Fraction(-159407, 100000)
     assert sorted(run.rows[i] for i in x) == [(1,), (4,), (13,)]
     assert sorted(run.cols[j] for j in y) == [(9,), (10,), (19,)]
+
+
+def test_against_a_bot_takes_the_game_value_from_a_cells_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # take6 solve POS --against BOT --cells FILE: the game value by cells (read back when the
+    # file has it), then the best reply to the bot, and the gap between them.
+    pos = deal(5, 1)
+    text = format_position(pos)
+    path = tmp_path / "c.jsonl"
+    assert main(["solve", text, "--against", "safe", "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main(["solve", text, "--against", "safe", "--cells", str(path), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    lines = path.read_text().count("\n")
+    assert lines > 1
+    assert main(["solve", text, "--against", "safe", "--cells", str(path), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert path.read_text().count("\n") == lines  # solved from the file: nothing new
+    for got in (first, again):
+        assert (got["value"], got["against_bot"], got["gap"]) == (
+            plain["value"],
+            plain["against_bot"],
+            plain["gap"],
+        )
+    assert main(["solve", text, "--against", "safe", "--cells", str(tmp_path)]) == 2
+    assert "a folder, not a file" in capsys.readouterr().err
