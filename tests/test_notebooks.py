@@ -37,6 +37,7 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     gaps = tmp_path / "botgap.jsonl"
     monkeypatch.setenv("TAKE6_NB_BOTGAP", str(gaps))
     monkeypatch.setenv("TAKE6_NB_LARGE", str(ROOT / "notebooks" / "drafts_large.jsonl"))
+    monkeypatch.setenv("TAKE6_NB_K10", str(ROOT / "data" / "k10"))
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     nb = nbformat.read(NOTEBOOK, as_version=4)
     # IPC sockets in the temporary directory: the kernel needs no network at all.
@@ -55,6 +56,8 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "bot gaps: 16 items, 16 computed now" in text
     assert "safe at k=4 gives up" in text and "random at k=4 gives up" in text
     assert "long drafts: 2 read from" in text
+    assert "2 x 10 deals: 1 cells files read from" in text and ", 1 solved" in text
+    assert "2 x 10 deal 2: value -1.594669 (exact, 21746 digits)" in text
     assert len(gaps.read_text(encoding="utf-8").splitlines()) == 16
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 6
     assert store.is_file()
