@@ -146,17 +146,35 @@ class CellFile:
     short (the process killed while writing it) is dropped; the file is locked while open, so
     two runs cannot write it at once."""
 
-    def __init__(self, path: str | os.PathLike[str], problem: Problem, keys: set[str]) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        problem: Problem,
+        keys: set[str],
+        *,
+        readonly: bool = False,
+    ) -> None:
+        """Open (creating it when missing) and lock the file, and read it. ``readonly``: only
+        read it, as it stands (a run may be writing it: it is neither locked nor changed, and a
+        last line being written is left out)."""
         self.path = os.fspath(path)
         self.bounds: dict[str, tuple[Fraction, Fraction]] = {}
         self.added: list[tuple[str, tuple[int, ...]]] = []
         self.read_lines = 0
         self.written = 0
+        self.readonly = readonly
         want = header(problem)
         try:
-            self._file: IO[str] = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115
+            mode = "r" if readonly else "a+"
+            self._file: IO[str] = open(self.path, mode, encoding="utf-8")  # noqa: SIM115
         except OSError as e:
             raise SolverError(f"--cells {self.path}: {e.strerror or e}") from None
+        if readonly:
+            try:
+                self._read(want, keys)
+            finally:
+                self.close()
+            return
         try:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -175,11 +193,14 @@ class CellFile:
         f.seek(0)
         text = f.read()
         if not text:
+            if self.readonly:
+                raise SolverError(f"--cells {self.path}: the file is empty")
             self._append(want)
             return
         whole = text.rfind("\n") + 1
         if whole < len(text):  # a line cut short by a kill: dropped, and the file made whole
-            f.truncate(whole)
+            if not self.readonly:
+                f.truncate(whole)
             text = text[:whole]
         lines = text.splitlines()
         where = f"--cells {self.path}"
@@ -506,6 +527,26 @@ class CellsSolve:
             chosen.append(index)
         return R, S
 
+    def proven(self) -> tuple[Num, dict[int, Fraction], dict[int, Fraction]] | None:
+        """The root's value and optimal strategies if the bounds known already prove them (the
+        restricted game exact, and no other row or column gaining by the bounds alone), with
+        no search; None otherwise."""
+        R, S = self.restricted
+        cells = [[self.cell(i, j) for j in S] for i in R]
+        if any(lo != hi for row in cells for lo, hi in row):
+            return None
+        game = solve_game([[lo for lo, _ in row] for row in cells])
+        v = game.value
+        x = {i: p for i, p in zip(R, game.x, strict=True) if p}
+        y = {j: p for j, p in zip(S, game.y, strict=True) if p}
+        for i in range(len(self.rows)):
+            if self._proves([(self.trees[i][j], p) for j, p in y.items()], v, True) is not True:
+                return None
+        for j in range(len(self.cols)):
+            if self._proves([(self.trees[i][j], p) for i, p in x.items()], v, False) is not True:
+                return None
+        return v, x, y
+
     def root_bounds(self) -> tuple[Num, Num]:
         """The values of the two bound games: proven bounds on the root's value."""
         m, n = len(self.rows), len(self.cols)
@@ -545,7 +586,91 @@ def _short(v: Num) -> str:
     return f"{float(f):.6f}"
 
 
-# -- entry point --------------------------------------------------------------------------------
+# -- entry points -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CellsReport:
+    """What a cells file proves as it stands (:func:`read_cells`)."""
+
+    path: str
+    value: Fraction | None
+    """The root's exact value when the file proves it (else None)."""
+    lower: Fraction
+    upper: Fraction
+    cells_exact: int
+    cells: int
+    leaves_proven: int
+    leaves: int
+    restricted: tuple[int, int]
+    lines: int
+
+    @property
+    def solved(self) -> bool:
+        return self.value is not None
+
+    def text(self) -> str:
+        """One line: the value or the bounds, and how far the double oracle got."""
+        if self.value is not None:
+            what = f"value {_short(self.value)}"
+        else:
+            what = f"{_short(self.lower)} <= value <= {_short(self.upper)}"
+        return (
+            f"{what}; {self.cells_exact}/{self.cells} cells exact, {self.leaves_proven}/"
+            f"{self.leaves} leaves proven, restricted game {self.restricted[0]} x "
+            f"{self.restricted[1]}, {self.lines} lines"
+        )
+
+
+def _cells_of(
+    problem: Problem, root: Node, search: SearchLike
+) -> tuple[list[Any], list[Any], list[list[Tree]]]:
+    """The root's joint actions (in the search's order) and the tree of each cell."""
+    rows, cols = search.actions(root.hands)
+    trees = [[cell_tree(problem, root, seat_cards(problem, a, b)) for b in cols] for a in rows]
+    return rows, cols, trees
+
+
+def read_cells(
+    position: Position,
+    path: str | os.PathLike[str],
+    objective: Objective | str = Objective.DIFF,
+    player: int = 0,
+) -> CellsReport:
+    """What the cells file ``path`` proves about ``position``, read as it stands and without a
+    search: it may belong to a run under way (it is not locked, nor changed). Raises
+    :class:`SolverError` for a file that is not this position's cells file."""
+    problem = make_problem(position, objective, player)
+    root = Node.of(position)
+    if root.done:
+        raise SolverError(f"nothing to solve: the hands are empty ({format_position(position)})")
+    search = Search(problem, table_cap=16)  # (its joint actions only: nothing is searched)
+    rows, cols, trees = _cells_of(problem, root, search)
+    keys = {leaf.key for leaf in leaves_of(trees)}
+    cells = CellFile(path, problem, keys, readonly=True)
+    run = CellsSolve(problem, search, cells, rows, cols, trees)
+    run.restricted = run.restored()
+    solution = run.proven()
+    lower, upper = (solution[0], solution[0]) if solution else run.root_bounds()
+    exact, total = run.counts()
+    return CellsReport(
+        path=os.fspath(path),
+        value=Fraction(solution[0]) if solution else None,
+        lower=Fraction(lower),
+        upper=Fraction(upper),
+        cells_exact=exact,
+        cells=total,
+        leaves_proven=len(cells.bounds),
+        leaves=len({leaf.key for leaf in leaves_of(trees) if not leaf.node.done}),
+        restricted=(len(run.restricted[0]), len(run.restricted[1])),
+        lines=cells.read_lines,
+    )
+
+
+def leaves_of(trees: list[list[Tree]]) -> Iterator[Leaf]:
+    for row in trees:
+        for tree in row:
+            yield from leaves(tree)
+
+
 def solve_by_cells(
     position: Position,
     path: str | os.PathLike[str],
@@ -578,15 +703,12 @@ def solve_by_cells(
         threads=threads,
         progress=progress,
     )
-    rows, cols = search.actions(root.hands)
-    trees = [[cell_tree(problem, root, seat_cards(problem, a, b)) for b in cols] for a in rows]
-    keys = {leaf.key for row in trees for tree in row for leaf in leaves(tree)}
+    rows, cols, trees = _cells_of(problem, root, search)
+    keys = {leaf.key for leaf in leaves_of(trees)}
     cells = CellFile(path, problem, keys)
     run = CellsSolve(problem, search, cells, rows, cols, trees, status=status)
     # (leaves that end the game are valued by their heads: only the others need a proof)
-    run.stats.leaves = len(
-        {leaf.key for row in trees for tree in row for leaf in leaves(tree) if not leaf.node.done}
-    )
+    run.stats.leaves = len({leaf.key for leaf in leaves_of(trees) if not leaf.node.done})
     started = time.perf_counter()
     cpu = time.process_time()
     interrupted = False
@@ -629,4 +751,4 @@ def solve_by_cells(
     return result, run
 
 
-__all__ = ["CellFile", "CellsSolve", "cell_tree", "solve_by_cells"]
+__all__ = ["CellFile", "CellsReport", "CellsSolve", "cell_tree", "read_cells", "solve_by_cells"]

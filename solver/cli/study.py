@@ -42,6 +42,7 @@ _EXPORT_EXAMPLES = """examples:
   take6 study export --store study.sqlite --dataset logik-solved"""
 
 if TYPE_CHECKING:
+    from solver.cells import CellsReport
     from solver.study.run import RunReport
     from solver.study.spec import Study
     from solver.study.summary import DraftSummary
@@ -148,6 +149,12 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     s.add_argument("--store", required=True, metavar="FILE")
+    s.add_argument(
+        "--cells",
+        metavar="DIR",
+        help="also the deals being solved by cells in DIR (as given to 'study deals --cells'): "
+        "the bounds each one's file proves so far, read as it stands (a run may be writing it)",
+    )
     s.add_argument("--json", action="store_true", help="print JSON")
     s.set_defaults(func=run_status)
 
@@ -352,6 +359,12 @@ def run_status(args: argparse.Namespace) -> int:
             for i in infos
             if i.kind == "drafts" and i.params.get("by_first_pick")
         }
+    going: dict[str, list[tuple[str, CellsReport]]] = {}
+    if args.cells is not None:
+        from solver.study.run import cells_in_progress
+
+        for study, item, report in cells_in_progress(args.store, args.cells):
+            going.setdefault(study, []).append((item, report))
     if args.json:
         print(
             json.dumps(
@@ -369,6 +382,11 @@ def run_status(args: argparse.Namespace) -> int:
                         if i.study in drafts
                         else {}
                     )
+                    | (
+                        {"in_progress": [_cells_json(item, r) for item, r in going[i.study]]}
+                        if i.study in going
+                        else {}
+                    )
                     for i in infos
                 ]
             )
@@ -381,7 +399,30 @@ def run_status(args: argparse.Namespace) -> int:
         print(f"{i.study} ({i.kind}): {i.done}/{i.items} done; {params}")
         for d in drafts.get(i.study, []):
             print(f"  {d.text()}")
+        for item, r in going.get(i.study, []):
+            print(f"  {item}, in progress by cells: {r.text()}")
     return 0
+
+
+def _cells_json(item: str, r: CellsReport) -> dict[str, Any]:
+    from solver.api import fraction_text
+
+    return {
+        "item": item,
+        "file": r.path,
+        "solved": r.solved,
+        "value": None if r.value is None else fraction_text(r.value),
+        "lower": fraction_text(r.lower),
+        "upper": fraction_text(r.upper),
+        "lower_float": float(r.lower),
+        "upper_float": float(r.upper),
+        "cells_exact": r.cells_exact,
+        "cells": r.cells,
+        "leaves_proven": r.leaves_proven,
+        "leaves": r.leaves,
+        "restricted_game": list(r.restricted),
+        "lines": r.lines,
+    }
 
 
 def _summary_json(d: DraftSummary) -> dict[str, Any]:

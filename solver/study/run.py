@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import signal
 import sys
 import threading
@@ -19,12 +20,13 @@ from functools import cache
 from importlib import metadata
 from itertools import islice
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from solver.api import solve
-from solver.cells import solve_by_cells
+from solver.cells import CellsReport, read_cells, solve_by_cells
 from solver.draft.solve import DraftSearch, solve_draft
+from solver.errors import SolverError
 from solver.study.spec import (
     EXECUTORS,
     ROWS,
@@ -453,6 +455,57 @@ def cells_folder(cells: str | Path, study: Study, label: str) -> Path:
 def cells_path(folder: Path, task: Task) -> Path:
     """The cells file of a deal item: ``k<K>-deal<I>.cells.jsonl`` in the study's folder."""
     return folder / f"k{task.hand_size}-deal{task.deal}.cells.jsonl"
+
+
+def deal_study(params: dict[str, Any]) -> DealStudy:
+    """The deal study a store recorded with these parameters."""
+    return DealStudy(
+        hand_sizes=tuple(params["hand_sizes"]),
+        deals=params["deals"],
+        seed=params["seed"],
+        players=params["players"],
+        objective=params["objective"],
+        player=params["player"],
+        node_limit=params.get("node_limit"),
+        draft=tuple(params.get("draft", ())),
+        first_picker=params.get("first_picker", 0),
+    )
+
+
+_CELLS_NAME = re.compile(r"k(\d+)-deal(\d+)\.cells\.jsonl")
+
+
+def cells_in_progress(store: str | Path, cells: str | Path) -> list[tuple[str, str, CellsReport]]:
+    """The deal items of ``store`` being solved by cells in the folder ``cells`` (a file there,
+    no row in the store yet): ``(study, item, what its file proves)``, read as the files stand
+    (a run may be writing them). Raises :class:`StudyError` for a file that is not its item's."""
+    root = Path(cells)
+    if not root.is_dir():
+        raise StudyError(f"--cells {excerpt(str(root))}: no such folder")
+    out: list[tuple[str, str, CellsReport]] = []
+    with Store(store, create=False) as db:
+        infos = [(i, db.done_items(i.study)) for i in db.studies() if i.kind == "deals"]
+    for info, done in infos:
+        folder = root / quote(info.study, safe="")
+        if not folder.is_dir():
+            continue
+        study = deal_study(info.params)
+        for path in sorted(folder.iterdir()):
+            m = _CELLS_NAME.fullmatch(path.name)
+            if m is None:
+                continue
+            k, i = int(m.group(1)), int(m.group(2))
+            if k not in study.hand_sizes or not 0 <= i < study.deals:
+                continue
+            task = study.task(k, i)
+            if task.item in done:
+                continue
+            try:
+                report = read_cells(study_position(task), path, task.objective, task.player)
+            except SolverError as exc:
+                raise StudyError(f"study {info.study!r}, {task.item}: {exc}") from None
+            out.append((info.study, task.item, report))
+    return out
 
 
 def run_tasks(tasks: Sequence[Task]) -> list[Row]:

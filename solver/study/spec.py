@@ -156,19 +156,23 @@ class DealStudy:
         """The items, generated one at a time (a study of 10^9 deals holds no list of them)."""
         for k in self.hand_sizes:
             for i in range(self.deals):
-                yield Task(
-                    kind="deals",
-                    item=f"k={k} deal={i}",
-                    hand_size=k,
-                    players=self.players,
-                    objective=_objective(self.objective),
-                    player=self.player,
-                    deal=i,
-                    seed=self.seed,
-                    node_limit=self.node_limit,
-                    first_picker=self.first_picker if self.draft else None,
-                    draft=self.draft,
-                )
+                yield self.task(k, i)
+
+    def task(self, k: int, i: int) -> Task:
+        """The item of hand size ``k`` and deal index ``i``."""
+        return Task(
+            kind="deals",
+            item=f"k={k} deal={i}",
+            hand_size=k,
+            players=self.players,
+            objective=_objective(self.objective),
+            player=self.player,
+            deal=i,
+            seed=self.seed,
+            node_limit=self.node_limit,
+            first_picker=self.first_picker if self.draft else None,
+            draft=self.draft,
+        )
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,15 @@ from solver_helpers import any_position
 
 from solver import native
 from solver.api import solve
-from solver.cells import CellFile, CellsSolve, leaves, node_key, solve_by_cells
+from solver.cells import (
+    CellFile,
+    CellsSolve,
+    leaves,
+    leaves_of,
+    node_key,
+    read_cells,
+    solve_by_cells,
+)
 from solver.errors import SolverError
 from solver.problem import make_problem
 from solver.study.run import benchmark_deal
@@ -406,3 +414,33 @@ def test_against_a_bot_takes_the_game_value_from_a_cells_file(
         )
     assert main(["solve", text, "--against", "safe", "--cells", str(tmp_path)]) == 2
     assert "a folder, not a file" in capsys.readouterr().err
+
+
+def test_read_cells_reports_a_file_as_it_stands_without_changing_it(tmp_path: Path) -> None:
+    pos = deal(6, 2)
+    path = tmp_path / "c.jsonl"
+    part, _ = solve_by_cells(pos, path, node_limit=20_000, core=CORES[-1], memory=MEMORY)
+    assert not part.solved
+    before = path.read_bytes()
+    with path.open("a") as f:
+        f.write('{"leaf": "cut short')  # a line being written by a run under way
+    got = read_cells(pos, path)
+    assert path.read_bytes() == before + b'{"leaf": "cut short'  # neither truncated nor locked
+    assert not got.solved and (got.lower, got.upper) == (part.lower, part.upper)
+    path.write_bytes(before)
+    whole, run = solve_by_cells(pos, path, core=CORES[-1], memory=MEMORY)
+    held = CellFile(path, run.problem, {leaf.key for leaf in leaves_of(run.trees)})
+    try:  # (a run has the file, locked)
+        done = read_cells(pos, path)
+    finally:
+        held.close()
+    assert done.solved and done.value == whole.value == solve(pos)[0].value
+    assert done.lower == done.upper == done.value
+    assert done.cells == 36 and done.restricted == tuple(map(len, run.restricted))
+    assert "value " in done.text() and "cells exact" in done.text()
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    with pytest.raises(SolverError, match="the file is empty"):
+        read_cells(pos, empty)
+    with pytest.raises(SolverError, match="cells of another position"):
+        read_cells(deal(6, 3), path)

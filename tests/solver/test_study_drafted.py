@@ -3,6 +3,7 @@ resumable within an item), and items stopped by Ctrl-C, which are never stored."
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -282,3 +283,32 @@ def test_a_drafted_studys_data_card_says_how_its_deals_were_drawn(tmp_path: Path
     assert "take6-study-draft seed=0 players=2" in card
     assert "seat 0: `safe`, seat 1: `random`" in card
     assert "--draft safe,random --first-picker 1" in card
+
+
+def test_status_shows_the_deals_in_progress_by_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store, cells = tmp_path / "s.sqlite", tmp_path / "cells"
+    study = DealStudy(hand_sizes=(6,), deals=2, seed=3)
+    run_study(store, DealStudy(hand_sizes=(6,), deals=2, seed=3), cells=cells)
+    with Store(store) as db:  # deal 1 as if a run had stopped part-way: no row, a cut-off file
+        db.conn.execute("DELETE FROM results WHERE item = 'k=6 deal=1'")
+    task = study.task(6, 1)
+    path = cells_path(cells / "deals", task)
+    path.unlink()
+    part, _ = solve_by_cells(study_position(task), path, node_limit=300, core="python")
+    assert not part.solved
+    assert main(["study", "status", "--store", str(store), "--cells", str(cells)]) == 0
+    out = capsys.readouterr().out
+    assert "deals (deals): 1/2 done" in out
+    assert "  k=6 deal=1, in progress by cells: " in out and "k=6 deal=0," not in out
+    assert main(["study", "status", "--store", str(store), "--cells", str(cells), "--json"]) == 0
+    (info,) = json.loads(capsys.readouterr().out)
+    (going,) = info["in_progress"]
+    assert going["item"] == "k=6 deal=1" and going["solved"] is False
+    assert Fraction(going["lower"]) == part.lower and Fraction(going["upper"]) == part.upper
+    assert main(["study", "status", "--store", str(store), "--cells", str(tmp_path / "no")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    # the next run takes the item up again from its file
+    run_study(store, study, cells=cells)
+    assert [r["solved"] for r in rows(store)] == [1, 1]
