@@ -293,15 +293,24 @@ def _run(
     label = f"{study.kind} {name}"
     started = time.monotonic()
     first: list[int] = []
+    counts = [0, study.items()]
+    where = [""]
 
     def progress(done: int, total: int) -> None:
         assert line is not None
+        counts[:] = [done, total]
+        where[0] = ""  # (the item it told of is done)
         secs = time.monotonic() - started
         if not first:  # the items already done when the run started
             first.append(done)
         now = done - first[0]
         rate = f"{now / secs:.2f} items/s" if secs > 0 and now else "-- items/s"
-        line.count_up(label, done, total, secs, rate)
+        line.count_up(label, done, total, secs, rate + where[0])
+
+    def item_status(text: str) -> None:  # (items in this process: where the one under way is)
+        where[0] = f"  {text}"
+        assert line is not None
+        line.count_up(label, counts[0], counts[1], time.monotonic() - started, where[0].strip())
 
     try:
         with make_executor(args.executor, args.workers, args.scheduler, items=left) as (
@@ -318,6 +327,7 @@ def _run(
                 memory=memory,
                 threads=threads,
                 cells=cells,
+                item_status=item_status if line is not None else None,
             )
     finally:
         if line is not None:

@@ -165,6 +165,12 @@ def run_task(task: Task) -> Row:
 def _solve_deal(task: Task) -> Row:
     pos = study_position(task)
     if task.cells is not None:
+        hook = ITEM_STATUS
+
+        def status(secs: float, text: str) -> None:
+            if hook is not None:
+                hook(f"{task.item}: {text}")
+
         result, _ = solve_by_cells(
             pos,
             task.cells,
@@ -172,6 +178,7 @@ def _solve_deal(task: Task) -> Row:
             task.player,
             memory=task.memory,
             threads=task.threads,
+            status=status if hook is not None else None,
         )
     else:
         result, _ = solve(
@@ -197,6 +204,11 @@ def _solve_deal(task: Task) -> Row:
         "nodes": result.nodes,
     }
 
+
+ITEM_STATUS: Callable[[str], None] | None = None
+"""While :func:`run_study` runs items in its own process (one worker), where the item under
+way is (``item_status`` of :func:`run_study`; a deal by cells says where its double oracle is).
+Items in other processes report nothing until they end."""
 
 _WARM: dict[tuple[object, ...], DraftSearch] = {}
 """The draft search of the last draft item this process solved, kept for the next item of the
@@ -528,6 +540,7 @@ def run_study(
     memory: int | None = None,
     threads: int = 1,
     cells: str | Path | None = None,
+    item_status: Callable[[str], None] | None = None,
 ) -> RunReport:
     """Solve every item of ``study`` not yet in ``store`` and write each result as it arrives.
 
@@ -542,7 +555,8 @@ def run_study(
     one table at a time), ``threads`` its search threads. ``cells`` (a folder; deal studies
     only) solves each deal by cells (:func:`solver.cells.solve_by_cells`), its proofs kept in
     :func:`cells_path`: an item stopped part-way (Ctrl-C, ``kill -9``, a lost machine) goes on
-    from its file in the next run instead of starting again."""
+    from its file in the next run instead of starting again. ``item_status(text)`` hears where
+    the item under way is, when the items run in this process (:data:`ITEM_STATUS`)."""
     if threads < 1:
         raise StudyError(f"threads must be at least 1, got {excerpt(threads)}")
     label = prepare(store, study, name)
@@ -554,6 +568,29 @@ def run_study(
     run = executor if executor is not None else InlineExecutor()
     if isinstance(run, InlineExecutor):
         batch_seconds = 0.0  # no round trip to save
+        global ITEM_STATUS
+        ITEM_STATUS, previous = item_status, ITEM_STATUS
+        try:
+            return _run(
+                store, study, label, run, window, batch_seconds, progress, memory, threads, folder
+            )
+        finally:
+            ITEM_STATUS = previous
+    return _run(store, study, label, run, window, batch_seconds, progress, memory, threads, folder)
+
+
+def _run(
+    store: str | Path,
+    study: Study,
+    label: str,
+    run: cf.Executor,
+    window: int,
+    batch_seconds: float,
+    progress: Progress | None,
+    memory: int | None,
+    threads: int,
+    folder: Path | None,
+) -> RunReport:
     started = time.perf_counter()
     total = study.items()
     with Store(store) as db:

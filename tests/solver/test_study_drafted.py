@@ -312,3 +312,12 @@ def test_status_shows_the_deals_in_progress_by_cells(
     # the next run takes the item up again from its file
     run_study(store, study, cells=cells)
     assert [r["solved"] for r in rows(store)] == [1, 1]
+
+
+def test_a_deal_by_cells_in_this_process_says_where_it_is(tmp_path: Path) -> None:
+    heard: list[str] = []
+    study = DealStudy(hand_sizes=(5,), deals=2, seed=1)
+    run_study(tmp_path / "s.sqlite", study, cells=tmp_path / "c", item_status=heard.append)
+    assert heard and all(t.startswith(("k=5 deal=0: cells ", "k=5 deal=1: cells ")) for t in heard)
+    assert any("restricted game" in t for t in heard)
+    assert {t.split(":")[0] for t in heard} == {"k=5 deal=0", "k=5 deal=1"}
