@@ -205,6 +205,17 @@ def _solve_deal(task: Task) -> Row:
     }
 
 
+@contextmanager
+def _items_heard_by(hook: Callable[[str], None] | None) -> Iterator[None]:
+    """:data:`ITEM_STATUS` set to ``hook`` while the block runs."""
+    global ITEM_STATUS
+    ITEM_STATUS, previous = hook, ITEM_STATUS
+    try:
+        yield
+    finally:
+        ITEM_STATUS = previous
+
+
 ITEM_STATUS: Callable[[str], None] | None = None
 """While :func:`run_study` runs items in its own process (one worker), where the item under
 way is (``item_status`` of :func:`run_study`; a deal by cells says where its double oracle is).
@@ -566,76 +577,55 @@ def run_study(
     if cells is not None:
         folder = cells_folder(cells, study, label)
     run = executor if executor is not None else InlineExecutor()
-    if isinstance(run, InlineExecutor):
+    inline = isinstance(run, InlineExecutor)
+    if inline:
         batch_seconds = 0.0  # no round trip to save
-        global ITEM_STATUS
-        ITEM_STATUS, previous = item_status, ITEM_STATUS
-        try:
-            return _run(
-                store, study, label, run, window, batch_seconds, progress, memory, threads, folder
+    with _items_heard_by(item_status if inline else None):
+        started = time.perf_counter()
+        total = study.items()
+        with Store(store) as db:
+            done = db.done_items(label)
+            # Generated lazily: only the batches in flight exist at any time.
+            pending = (
+                replace(
+                    t,
+                    memory=memory,
+                    threads=threads,
+                    cells=None if folder is None else str(cells_path(folder, t)),
+                )
+                for t in study.tasks()
+                if t.item not in done
             )
-        finally:
-            ITEM_STATUS = previous
-    return _run(store, study, label, run, window, batch_seconds, progress, memory, threads, folder)
-
-
-def _run(
-    store: str | Path,
-    study: Study,
-    label: str,
-    run: cf.Executor,
-    window: int,
-    batch_seconds: float,
-    progress: Progress | None,
-    memory: int | None,
-    threads: int,
-    folder: Path | None,
-) -> RunReport:
-    started = time.perf_counter()
-    total = study.items()
-    with Store(store) as db:
-        done = db.done_items(label)
-        # Generated lazily: only the batches in flight exist at any time.
-        pending = (
-            replace(
-                t,
-                memory=memory,
-                threads=threads,
-                cells=None if folder is None else str(cells_path(folder, t)),
-            )
-            for t in study.tasks()
-            if t.item not in done
-        )
-        skipped = len(done)
-        count = skipped
-        if progress is not None:
-            progress(count, total)
-        solved_seconds = 0.0
-        more = True
-        inflight: set[cf.Future[list[Row]]] = set()
-        try:
-            while True:
-                while len(inflight) < window and more:
-                    mean = solved_seconds / (count - skipped) if count > skipped else None
-                    size = 1
-                    if mean is not None and batch_seconds > 0:
-                        size = max(1, min(MAX_BATCH, int(batch_seconds / max(mean, 1e-6))))
-                    batch = list(islice(pending, size))
-                    if not batch:
-                        more = False
+            skipped = len(done)
+            count = skipped
+            if progress is not None:
+                progress(count, total)
+            solved_seconds = 0.0
+            more = True
+            inflight: set[cf.Future[list[Row]]] = set()
+            try:
+                while True:
+                    while len(inflight) < window and more:
+                        mean = solved_seconds / (count - skipped) if count > skipped else None
+                        size = 1
+                        if mean is not None and batch_seconds > 0:
+                            size = max(1, min(MAX_BATCH, int(batch_seconds / max(mean, 1e-6))))
+                        batch = list(islice(pending, size))
+                        if not batch:
+                            more = False
+                            break
+                        inflight.add(run.submit(run_tasks, batch))
+                    if not inflight:
                         break
-                    inflight.add(run.submit(run_tasks, batch))
-                if not inflight:
-                    break
-                finished, inflight = cf.wait(inflight, return_when=cf.FIRST_COMPLETED)
-                for future in finished:
-                    for row in future.result():
-                        db.insert(label, row)
-                        count += 1
-                        solved_seconds += row["seconds"]
-                        if progress is not None:
-                            progress(count, total)
-        finally:
-            for future in inflight:
-                future.cancel()
-    return RunReport(label, total, skipped, count - skipped, time.perf_counter() - started)
+                    finished, inflight = cf.wait(inflight, return_when=cf.FIRST_COMPLETED)
+                    for future in finished:
+                        for row in future.result():
+                            db.insert(label, row)
+                            count += 1
+                            solved_seconds += row["seconds"]
+                            if progress is not None:
+                                progress(count, total)
+            finally:
+                for future in inflight:
+                    future.cancel()
+        return RunReport(label, total, skipped, count - skipped, time.perf_counter() - started)
