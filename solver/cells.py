@@ -192,16 +192,16 @@ class CellFile:
         f = self._file
         f.seek(0)
         text = f.read()
-        if not text:
-            if self.readonly:
-                raise SolverError(f"--cells {self.path}: the file is empty")
-            self._append(want)
-            return
         whole = text.rfind("\n") + 1
         if whole < len(text):  # a line cut short by a kill: dropped, and the file made whole
             if not self.readonly:
                 f.truncate(whole)
             text = text[:whole]
+        if not text:  # (new, or its first line cut short)
+            if self.readonly:
+                raise SolverError(f"--cells {self.path}: the file is empty")
+            self._append(want)
+            return
         lines = text.splitlines()
         where = f"--cells {self.path}"
         try:
@@ -617,6 +617,15 @@ class CellsReport:
             f"{what}; {self.cells_exact}/{self.cells} cells exact, {self.leaves_proven}/"
             f"{self.leaves} leaves proven, restricted game {self.restricted[0]} x "
             f"{self.restricted[1]}, {self.lines} lines"
+        )
+
+    def brief(self) -> str:
+        """Shorter, for a progress line: the value or the bounds, and the cells exact."""
+        if self.value is not None:
+            return f"value {_short(self.value)}"
+        return (
+            f"{_short(self.lower)}..{_short(self.upper)}, "
+            f"{self.cells_exact}/{self.cells} cells exact"
         )
 
 

@@ -216,7 +216,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="each worker's table budget on the compiled core, e.g. 2G (default: a quarter of "
         "the machine's memory, at most 4G; a worker holds one table at a time)",
     )
-    add_progress_option(p, "items done of items, items/s, time elapsed and left")
+    add_progress_option(
+        p,
+        "items done of items, items/s, time elapsed and left; with --cells, what each deal "
+        "under way has proven so far",
+    )
     p.add_argument("--json", action="store_true", help="print the run's report as JSON")
 
 
@@ -298,8 +302,9 @@ def _run(
 
     def progress(done: int, total: int) -> None:
         assert line is not None
+        if done != counts[0]:
+            where[0] = ""  # (an item is done: the status it told of is out of date)
         counts[:] = [done, total]
-        where[0] = ""  # (the item it told of is done)
         secs = time.monotonic() - started
         if not first:  # the items already done when the run started
             first.append(done)

@@ -531,6 +531,57 @@ def cells_in_progress(store: str | Path, cells: str | Path) -> list[tuple[str, s
     return out
 
 
+HEARTBEAT = 10.0
+"""Seconds between two looks at the items under way on workers (:func:`run_study`): the
+progress line's clock moves on, and items solved by cells show what their files prove."""
+
+CELLS_EVERY = 30.0
+"""Seconds between two readings of the cells files of the items under way on workers."""
+
+
+class _Heartbeat:
+    """While items run on workers and none has come back: ``progress`` again (the time goes on),
+    and, for items solved by cells, ``item_status`` with what each one's file proves so far,
+    read at most every :data:`CELLS_EVERY` seconds (a worker may be writing it)."""
+
+    def __init__(
+        self,
+        progress: Progress | None,
+        item_status: Callable[[str], None] | None,
+        cells: bool,
+    ) -> None:
+        self.progress = progress
+        self.item_status = item_status if cells else None
+        self.wanted = progress is not None or self.item_status is not None
+        self.read_at: float | None = None
+        self.text = ""
+
+    def __call__(self, done: int, total: int, running: Sequence[Task]) -> None:
+        if self.item_status is not None:
+            now = time.monotonic()
+            if self.read_at is None or now - self.read_at >= CELLS_EVERY:
+                self.read_at = now
+                self.text = "; ".join(_cells_brief(t) for t in running if t.cells is not None)
+            if self.text:
+                self.item_status(self.text)  # (the line it draws has the clock too)
+                return
+        if self.progress is not None:
+            self.progress(done, total)
+
+
+def _cells_brief(task: Task) -> str:
+    """``item: what its cells file proves``, or that it has not begun or cannot be read."""
+    assert task.cells is not None
+    path = Path(task.cells)
+    if not path.exists() or path.stat().st_size == 0:
+        return f"{task.item}: starting"
+    try:
+        report = read_cells(study_position(task), task.cells, task.objective, task.player)
+    except (SolverError, OSError) as exc:
+        return f"{task.item}: cells file not readable now ({exc})"
+    return f"{task.item}: {report.brief()}"
+
+
 def run_tasks(tasks: Sequence[Task]) -> list[Row]:
     """Solve a batch of items (one round trip to a worker for many small items)."""
     return [run_task(t) for t in tasks]
@@ -603,6 +654,8 @@ def run_study(
             solved_seconds = 0.0
             more = True
             inflight: set[cf.Future[list[Row]]] = set()
+            batches: dict[cf.Future[list[Row]], list[Task]] = {}
+            beat = _Heartbeat(progress, item_status, folder is not None)
             try:
                 while True:
                     while len(inflight) < window and more:
@@ -614,11 +667,22 @@ def run_study(
                         if not batch:
                             more = False
                             break
-                        inflight.add(run.submit(run_tasks, batch))
+                        future = run.submit(run_tasks, batch)
+                        inflight.add(future)
+                        batches[future] = batch
                     if not inflight:
                         break
-                    finished, inflight = cf.wait(inflight, return_when=cf.FIRST_COMPLETED)
+                    finished, inflight = cf.wait(
+                        inflight,
+                        timeout=None if inline or not beat.wanted else HEARTBEAT,
+                        return_when=cf.FIRST_COMPLETED,
+                    )
+                    if not finished:  # items running on workers: the clock, and where they are
+                        running = [t for f, b in batches.items() if f in inflight for t in b]
+                        beat(count, total, running)
+                        continue
                     for future in finished:
+                        del batches[future]
                         for row in future.result():
                             db.insert(label, row)
                             count += 1

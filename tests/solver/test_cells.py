@@ -444,3 +444,14 @@ def test_read_cells_reports_a_file_as_it_stands_without_changing_it(tmp_path: Pa
         read_cells(pos, empty)
     with pytest.raises(SolverError, match="cells of another position"):
         read_cells(deal(6, 3), path)
+
+
+def test_a_first_line_cut_short_is_a_new_file(tmp_path: Path) -> None:
+    pos = deal(4, 1)
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"format": "take6-ce')  # killed while the first line was written
+    with pytest.raises(SolverError, match="the file is empty"):
+        read_cells(pos, path)  # (read as it stands: nothing proven yet)
+    got, _ = solve_by_cells(pos, path, core=CORES[-1], memory=MEMORY)
+    assert got.value == solve(pos)[0].value
+    assert read_cells(pos, path).value == got.value

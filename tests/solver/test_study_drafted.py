@@ -3,6 +3,7 @@ resumable within an item), and items stopped by Ctrl-C, which are never stored."
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import os
 import re
@@ -20,6 +21,7 @@ import pytest
 from solver import api
 from solver.cells import solve_by_cells
 from solver.draft.solve import solve_draft
+from solver.study import run as run_module
 from solver.study.run import (
     cells_path,
     drafted_position,
@@ -321,3 +323,73 @@ def test_a_deal_by_cells_in_this_process_says_where_it_is(tmp_path: Path) -> Non
     assert heard and all(t.startswith(("k=5 deal=0: cells ", "k=5 deal=1: cells ")) for t in heard)
     assert any("restricted game" in t for t in heard)
     assert {t.split(":")[0] for t in heard} == {"k=5 deal=0", "k=5 deal=1"}
+
+
+class _SlowPool(cf.ThreadPoolExecutor):
+    """A pool whose items wait before and after they run: what a heartbeat sees of items on
+    workers (their cells file not yet begun, then proving the value)."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        def slow() -> Any:
+            time.sleep(0.3)
+            out = fn(*args, **kwargs)
+            time.sleep(0.3)
+            return out
+
+        return super().submit(slow)
+
+
+def test_items_on_workers_say_where_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_module, "HEARTBEAT", 0.02)
+    monkeypatch.setattr(run_module, "CELLS_EVERY", 0.0)
+    heard: list[str] = []
+    counts: list[tuple[int, int]] = []
+    study = DealStudy(hand_sizes=(5,), deals=2, seed=1)
+    with _SlowPool(max_workers=2) as pool:
+        run_study(
+            tmp_path / "s.sqlite",
+            study,
+            executor=pool,
+            window=2,
+            cells=tmp_path / "c",
+            item_status=heard.append,
+            progress=lambda done, total: counts.append((done, total)),
+        )
+    both = "k=5 deal=0: starting; k=5 deal=1: starting"
+    assert heard[0] == both, heard[:3]
+    assert any("value" in t for t in heard), heard
+    values = {r["item"]: Fraction(r["value"]) for r in rows(tmp_path / "s.sqlite")}
+    seen = set()
+    for t in heard:  # what each file proves as it stands: the stored value, or bounds of it
+        for part in t.split("; "):
+            item, what = part.split(": ", 1)
+            assert "not readable" not in what, what
+            if what.startswith("value "):
+                assert Fraction(what.removeprefix("value ")) == values[item]
+            elif what != "starting":
+                m = re.fullmatch(r"(\S+)\.\.(\S+), (\d+)/25 cells exact", what)
+                assert m is not None, what
+                assert Fraction(m.group(1)) <= values[item] <= Fraction(m.group(2))
+            seen.add(what.split(" ")[0])
+    assert {"starting", "value"} <= seen
+    assert counts[0] == (0, 2) and counts[-1] == (2, 2)
+
+
+def test_items_on_workers_without_cells_keep_the_clock_going(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_module, "HEARTBEAT", 0.02)
+    heard: list[str] = []
+    counts: list[tuple[int, int]] = []
+    with _SlowPool(max_workers=1) as pool:
+        run_study(
+            tmp_path / "s.sqlite",
+            DealStudy(hand_sizes=(3,), deals=1, seed=1),
+            executor=pool,
+            item_status=heard.append,
+            progress=lambda done, total: counts.append((done, total)),
+        )
+    assert not heard  # nothing to tell of an item without a cells file
+    assert counts.count((0, 1)) > 5 and counts[-1] == (1, 1)
