@@ -4,6 +4,7 @@ the repository hold the outputs of a real run."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,11 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "long drafts: 2 read from" in text
     assert "2 x 10 deals: 1 cells files read from" in text and ", 1 solved" in text
     assert "2 x 10 deal 2: value -1.594669 (exact, 21746 digits)" in text
+    m = re.search(
+        r"2 x 10 study: (\d+) cells files in .*, deals 0\.\.(\d+) solved: (\d+) read", text
+    )
+    assert m is not None and int(m.group(3)) == int(m.group(2)) + 1 >= 4 <= int(m.group(1))
+    assert re.search(r"2 x 10 study \(seed 0\): \d+ deals solved, mean value ", text)
     assert len(gaps.read_text(encoding="utf-8").splitlines()) == 16
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 6
     assert store.is_file()
