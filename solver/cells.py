@@ -162,6 +162,10 @@ class CellFile:
         self.added: list[tuple[str, tuple[int, ...]]] = []
         self.read_lines = 0
         self.written = 0
+        self.nodes = 0
+        """Search nodes of the leaf bounds in the file, read and written (every run's)."""
+        self.seconds = 0.0
+        """Wall-clock seconds of the leaf searches whose bounds are in the file (every run's)."""
         self.readonly = readonly
         want = header(problem)
         try:
@@ -239,6 +243,7 @@ class CellFile:
                     continue
                 key = got["leaf"]
                 lo, hi = text_fraction(got["lo"]), text_fraction(got["hi"])
+                nodes, seconds = int(got.get("nodes", 0)), float(got.get("seconds", 0.0))
             except (json.JSONDecodeError, KeyError, TypeError, ValueError):
                 raise SolverError(
                     f"{where}: line {number} is not a proof ({excerpt(line)})"
@@ -250,6 +255,8 @@ class CellFile:
                 )
             self._merge(key, lo, hi, f"{where}: line {number}")
             self.read_lines += 1
+            self.nodes += nodes
+            self.seconds += seconds
 
     def _merge(self, key: str, lo: Fraction, hi: Fraction, where: str) -> bool:
         old = self.bounds.get(key)
@@ -283,6 +290,8 @@ class CellFile:
             }
         )
         self.written += 1
+        self.nodes += nodes
+        self.seconds += seconds
         return True
 
     def add(self, side: str, action: Sequence[int]) -> None:
@@ -602,6 +611,10 @@ class CellsReport:
     leaves: int
     restricted: tuple[int, int]
     lines: int
+    nodes: int = 0
+    """Search nodes of the leaf bounds in the file (every run that wrote it)."""
+    seconds: float = 0.0
+    """Wall-clock seconds of the leaf searches whose bounds are in the file."""
 
     @property
     def solved(self) -> bool:
@@ -616,7 +629,8 @@ class CellsReport:
         return (
             f"{what}; {self.cells_exact}/{self.cells} cells exact, {self.leaves_proven}/"
             f"{self.leaves} leaves proven, restricted game {self.restricted[0]} x "
-            f"{self.restricted[1]}, {self.lines} lines"
+            f"{self.restricted[1]}, {self.lines} lines, {self.nodes:.3g} nodes and "
+            f"{self.seconds:.0f} s of leaf searches"
         )
 
     def brief(self) -> str:
@@ -671,6 +685,8 @@ def read_cells(
         leaves=len({leaf.key for leaf in leaves_of(trees) if not leaf.node.done}),
         restricted=(len(run.restricted[0]), len(run.restricted[1])),
         lines=cells.read_lines,
+        nodes=cells.nodes,
+        seconds=cells.seconds,
     )
 
 

@@ -171,7 +171,7 @@ def _solve_deal(task: Task) -> Row:
             if hook is not None:
                 hook(f"{task.item}: {text}")
 
-        result, _ = solve_by_cells(
+        result, by_cells = solve_by_cells(
             pos,
             task.cells,
             task.objective,
@@ -192,7 +192,16 @@ def _solve_deal(task: Task) -> Row:
     if result.interrupted:  # Ctrl-C: the item is not stored, so the next run solves it
         raise KeyboardInterrupt
     data = result.to_json()
-    summary = {"strategies": data["strategies"], "line": data["line"], "lps": data["lps"]}
+    summary: dict[str, Any] = {
+        "strategies": data["strategies"],
+        "line": data["line"],
+        "lps": data["lps"],
+    }
+    if task.cells is not None:  # the work its file holds, over every run that wrote it
+        summary["cells"] = {
+            "nodes": by_cells.file.nodes,
+            "seconds": round(by_cells.file.seconds, 3),
+        }
     return {
         "position": format_position(pos),
         "solved": int(result.solved),

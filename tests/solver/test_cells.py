@@ -438,6 +438,11 @@ def test_read_cells_reports_a_file_as_it_stands_without_changing_it(tmp_path: Pa
     assert done.lower == done.upper == done.value
     assert done.cells == 36 and done.restricted == tuple(map(len, run.restricted))
     assert "value " in done.text() and "cells exact" in done.text()
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    work = [(d["nodes"], d["seconds"]) for d in lines if "leaf" in d]
+    assert done.nodes == sum(n for n, _ in work) >= whole.nodes > 0  # (every run's searches)
+    assert done.seconds == pytest.approx(sum(s for _, s in work))
+    assert f"{done.nodes:.3g} nodes" in done.text()
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     with pytest.raises(SolverError, match="the file is empty"):

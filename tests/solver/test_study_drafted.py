@@ -189,6 +189,12 @@ def test_an_item_stopped_part_way_goes_on_from_its_cells_file(tmp_path: Path) ->
     assert r["solved"] == 1 and Fraction(r["value"]) == whole.value
     assert path.read_text().count("\n") > lines  # the same file, carried on
     assert Fraction(part.lower) <= whole.value <= Fraction(part.upper)
+    # the row's nodes are this run's; its summary has the work of both runs, from the file
+    work = json.loads(r["summary"])["cells"]
+    assert work["nodes"] > r["nodes"] >= 1 and work["seconds"] >= 0
+    assert work["nodes"] == sum(
+        json.loads(line).get("nodes", 0) for line in path.read_text().splitlines()[1:]
+    )
 
 
 def test_cells_settings_are_refused_in_one_line(tmp_path: Path) -> None:
