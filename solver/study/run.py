@@ -570,7 +570,7 @@ class _Heartbeat:
             now = time.monotonic()
             if self.read_at is None or now - self.read_at >= CELLS_EVERY:
                 self.read_at = now
-                self.text = "; ".join(_cells_brief(t) for t in running if t.cells is not None)
+                self.text = _cells_briefs([t for t in running if t.cells is not None])
             if self.text:
                 self.item_status(self.text)  # (the line it draws has the clock too)
                 return
@@ -578,17 +578,25 @@ class _Heartbeat:
             self.progress(done, total)
 
 
-def _cells_brief(task: Task) -> str:
-    """``item: what its cells file proves``, or that it has not begun or cannot be read."""
-    assert task.cells is not None
-    path = Path(task.cells)
-    if not path.exists() or path.stat().st_size == 0:
-        return f"{task.item}: starting"
-    try:
-        report = read_cells(study_position(task), task.cells, task.objective, task.player)
-    except (SolverError, OSError) as exc:
-        return f"{task.item}: cells file not readable now ({exc})"
-    return f"{task.item}: {report.brief()}"
+def _cells_briefs(tasks: Sequence[Task]) -> str:
+    """``item: what its cells file proves; ...``, then how many have no file yet (begun this
+    instant, or waiting for a worker)."""
+    out, waiting = [], 0
+    for task in tasks:
+        assert task.cells is not None
+        path = Path(task.cells)
+        if not path.exists() or path.stat().st_size == 0:
+            waiting += 1
+            continue
+        try:
+            report = read_cells(study_position(task), path, task.objective, task.player)
+        except (SolverError, OSError) as exc:
+            out.append(f"{task.item}: cells file not readable now ({exc})")
+        else:
+            out.append(f"{task.item}: {report.brief()}")
+    if waiting:
+        out.append(f"{waiting} not begun")
+    return "; ".join(out)
 
 
 def run_tasks(tasks: Sequence[Task]) -> list[Row]:
