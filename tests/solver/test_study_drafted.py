@@ -401,3 +401,37 @@ def test_items_on_workers_without_cells_keep_the_clock_going(
         )
     assert not heard  # nothing to tell of an item without a cells file
     assert counts.count((0, 1)) > 5 and counts[-1] == (1, 1)
+
+
+def test_the_readmes_k10_study_table_is_what_the_carried_files_prove(tmp_path: Path) -> None:
+    # Each solved row of the README's table of the k = 10 study: the study's deal, its value and
+    # first cards as the carried cells file proves them (read back, no search), the optimality
+    # argument re-done from the file's bounds in the whole 10 x 10 root game.
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("**Random real-size deals: a study.**") :]
+    found = re.findall(
+        r"^\| (\d+) \| `([^`]*)` \| ([-+]\d+\.\d+) \([^|]*\| ([^|]*) \| ([^|]*) \|",
+        table,
+        flags=re.MULTILINE,
+    )
+    assert len(found) >= 5
+    study = DealStudy(hand_sizes=(10,), deals=10, seed=0)
+    folder = ROOT / "data" / "k10" / "study" / "k10"
+    for deal, shown, value, first1, first2 in found:
+        task = study.task(10, int(deal))
+        pos = study_position(task)
+        assert shown.replace(" \\| ", "|") == format_position(pos).split(" ", 1)[1]
+        path = tmp_path / f"{deal}.jsonl"
+        path.write_bytes((folder / f"k10-deal{deal}.cells.jsonl").read_bytes())
+        got, run = solve_by_cells(pos, path, node_limit=1, memory=1 << 24, threads=1)
+        assert got.solved and run.stats.searches == 0 and got.value is not None, deal
+        assert f"{float(got.value):+.6f}" == value, deal
+        assert run.solution is not None
+        v, x, y = run.solution
+        for shown_cards, support, actions in ((first1, x, run.rows), (first2, y, run.cols)):
+            cards = {int(c) for c in re.findall(r"(?:^|, )(\d+)", shown_cards)}
+            assert cards == {actions[i][0] for i in support}, (deal, shown_cards)
+        for i in range(len(run.rows)):
+            assert sum((p * run.cell(i, j)[1] for j, p in y.items()), Fraction(0)) <= v
+        for j in range(len(run.cols)):
+            assert sum((p * run.cell(i, j)[0] for i, p in x.items()), Fraction(0)) >= v
