@@ -133,6 +133,10 @@ class _TableView:
         return int(self.core.stats()["filled"])
 
 
+PROGRESS_EVERY = 0.5
+"""Seconds between two calls of a search's ``progress`` callback, unless the search is given
+its own ``progress_every``."""
+
 Progress = Callable[[int, int, int, float, Fraction, Fraction], None]
 """``progress(nodes, filled, capacity, seconds, root_lower, root_upper)``. A callback that also
 has a ``where(text)`` method is told, before each call, where the root's stage game is
@@ -215,7 +219,7 @@ class NativeSearch:
         progress: Progress | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
         checkpoint_every: float = CHECKPOINT_EVERY,
-        progress_every: float = 0.5,
+        progress_every: float | None = None,
         checkpoint_depth: int = CHECKPOINT_DEPTH,
     ) -> None:
         """``progress`` is called about every ``progress_every`` seconds (from the main
@@ -254,7 +258,7 @@ class NativeSearch:
         self._progress = progress
         self.checkpoint = None if checkpoint is None else os.fspath(checkpoint)
         self.checkpoint_every = checkpoint_every
-        self.progress_every = progress_every
+        self.progress_every = PROGRESS_EVERY if progress_every is None else progress_every
         self._limits(time_limit, node_limit)
 
     def _limits(self, time_limit: float | None, node_limit: int | None) -> None:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cache
 from importlib import metadata
 from itertools import islice
@@ -38,6 +39,7 @@ from solver.study.spec import (
     optional_module,
 )
 from solver.study.store import Store
+from take6.display.progress import count
 from take6.notation import format_position
 from take6.play.bots import make_bot, policy
 from take6.position import Position
@@ -166,10 +168,20 @@ def _solve_deal(task: Task) -> Row:
     pos = study_position(task)
     if task.cells is not None:
         hook = ITEM_STATUS
+        where = [""]  # (the double oracle's last word, shown beside the leaf search's progress)
 
         def status(secs: float, text: str) -> None:
+            where[0] = f"{task.item}: {text}"
             if hook is not None:
-                hook(f"{task.item}: {text}")
+                hook(where[0])
+
+        def leaf(
+            nodes: int, filled: int, cap: int, secs: float, lo: Fraction, hi: Fraction
+        ) -> None:
+            # (the compiled core calls this every half second of a leaf search: at k = 10 a leaf
+            # takes minutes, and the line would stand still between the double oracle's words)
+            if hook is not None:
+                hook(f"{where[0]}  |  {leaf_progress(nodes, secs, lo, hi)}")
 
         result, by_cells = solve_by_cells(
             pos,
@@ -179,6 +191,7 @@ def _solve_deal(task: Task) -> Row:
             memory=task.memory,
             threads=task.threads,
             status=status if hook is not None else None,
+            progress=leaf if hook is not None else None,
         )
     else:
         result, _ = solve(
@@ -212,6 +225,18 @@ def _solve_deal(task: Task) -> Row:
         "summary": json.dumps(summary, sort_keys=True),
         "nodes": result.nodes,
     }
+
+
+def leaf_progress(nodes: int, secs: float, lo: Fraction, hi: Fraction) -> str:
+    """A leaf search under way, short: the run's nodes, the leaf's clock and its bounds (in the
+    leaf's own terms), e.g. ``nodes 1.2G  leaf 0:03:10  in [-3, 2.5000]``."""
+
+    def short(v: Fraction) -> str:
+        return str(v.numerator) if v.denominator == 1 else f"{float(v):.4f}"
+
+    m, sec = divmod(int(secs), 60)
+    h, m = divmod(m, 60)
+    return f"nodes {count(nodes)}  leaf {h}:{m:02d}:{sec:02d}  in [{short(lo)}, {short(hi)}]"
 
 
 @contextmanager

@@ -18,13 +18,14 @@ from typing import Any
 
 import pytest
 
-from solver import api
+from solver import api, native
 from solver.cells import solve_by_cells
 from solver.draft.solve import solve_draft
 from solver.study import run as run_module
 from solver.study.run import (
     cells_path,
     drafted_position,
+    leaf_progress,
     prepare,
     run_study,
     run_task,
@@ -401,6 +402,37 @@ def test_items_on_workers_without_cells_keep_the_clock_going(
         )
     assert not heard  # nothing to tell of an item without a cells file
     assert counts.count((0, 1)) > 5 and counts[-1] == (1, 1)
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="the compiled core is not built")
+def test_one_worker_shows_the_leaf_search_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # In this process a deal by cells tells its double oracle's steps and, between them, the
+    # leaf search under way (its nodes, clock and bounds), so the line moves during a long leaf.
+    monkeypatch.setattr(native, "PROGRESS_EVERY", 0.0)
+    heard: list[str] = []
+    run_study(
+        tmp_path / "s.sqlite",
+        DealStudy(hand_sizes=(6,), deals=1, seed=3),
+        cells=tmp_path / "c",
+        item_status=heard.append,
+    )
+    leaf = [t for t in heard if "  |  nodes " in t]
+    assert leaf, heard[:5]
+    for t in leaf:
+        where, search = t.split("  |  ")
+        assert where.startswith("k=6 deal=0: "), t
+        m = re.fullmatch(r"nodes \S+  leaf \d+:\d\d:\d\d  in \[(\S+), (\S+)\]", search)
+        assert m is not None, t
+        assert float(m.group(1)) <= float(m.group(2)), t
+    assert len(heard) > len(leaf)  # the double oracle's own words too
+    assert rows(tmp_path / "s.sqlite")[0]["solved"] == 1
+
+
+def test_leaf_progress_reads_short() -> None:
+    text = leaf_progress(1_234_567_890, 3725.4, Fraction(-3), Fraction(5, 2))
+    assert text == "nodes 1.2G  leaf 1:02:05  in [-3, 2.5000]"
 
 
 def test_the_readmes_k10_study_table_is_what_the_carried_files_prove(tmp_path: Path) -> None:
