@@ -467,3 +467,22 @@ def test_the_readmes_k10_study_table_is_what_the_carried_files_prove(tmp_path: P
             assert sum((p * run.cell(i, j)[1] for j, p in y.items()), Fraction(0)) <= v
         for j in range(len(run.cols)):
             assert sum((p * run.cell(i, j)[0] for i, p in x.items()), Fraction(0)) >= v
+
+
+def test_the_bench_script_prints_the_readmes_k10_study_table() -> None:
+    # bench/k10_study.py (the README's command for the table) reads the carried files and prints
+    # the README's rows; without the bots' best replies, all but the last column.
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "k10_study.py"), "--no-bots"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("**Random real-size deals: a study.**") :]
+    shown = re.findall(r"^(\| \d+ \| `.*) \| [^|]* / [^|]* \|$", table, flags=re.MULTILINE)
+    printed = re.findall(r"^(\| \d+ \| `.*) \|$", out, flags=re.MULTILINE)
+    assert len(shown) >= 5 and printed[: len(shown)] == shown
+    exact = re.search(r"^(\d+) of 10 deals exact: values from (\S+) to (\S+) ", out, re.MULTILINE)
+    assert exact is not None and int(exact.group(1)) == len(printed), out
