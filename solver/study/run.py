@@ -39,7 +39,7 @@ from solver.study.spec import (
     optional_module,
 )
 from solver.study.store import Store
-from take6.display.progress import count
+from take6.display.progress import clock, count
 from take6.notation import format_position
 from take6.play.bots import make_bot, policy
 from take6.position import Position
@@ -234,9 +234,7 @@ def leaf_progress(nodes: int, secs: float, lo: Fraction, hi: Fraction) -> str:
     def short(v: Fraction) -> str:
         return str(v.numerator) if v.denominator == 1 else f"{float(v):.4f}"
 
-    m, sec = divmod(int(secs), 60)
-    h, m = divmod(m, 60)
-    return f"nodes {count(nodes)}  leaf {h}:{m:02d}:{sec:02d}  in [{short(lo)}, {short(hi)}]"
+    return f"nodes {count(nodes)}  leaf {clock(secs)}  in [{short(lo)}, {short(hi)}]"
 
 
 @contextmanager
