@@ -12,7 +12,10 @@ of the README's table, then one line in plain words:
     python bench/k10_study.py                       # the carried files, safe's gaps too
     python bench/k10_study.py --no-bots             # without the best replies (seconds)
     python bench/k10_study.py --cells /tmp/k10-cells --deals 10 --study k10
+    python bench/k10_study.py --study k10-safe --draft safe --deals 1 --first-picker 1
 
+With ``--draft`` (and ``--first-picker``) the study is one of drafted deals, as ``take6 study
+deals --draft ... --first-picker ...`` draws them.
 The files are read, never written (each is copied to a temporary folder first), so this runs
 beside a study that is writing them.
 """
@@ -56,6 +59,10 @@ def main() -> int:
     ap.add_argument("--study", default="k10", help="the study's name (its folder under --cells)")
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--draft", default="", metavar="BOT[,BOT]", help="the study's drafting bots")
+    ap.add_argument(
+        "--first-picker", type=int, default=1, metavar="SEAT", help="with --draft (1-based)"
+    )
     ap.add_argument("--no-bots", action="store_true", help="leave out safe's gaps")
     ap.add_argument("--memory", default="4G", help="the best reply's table budget")
     args = ap.parse_args()
@@ -65,7 +72,19 @@ def main() -> int:
         memory = parse_memory(args.memory)
     except Take6Error as e:
         ap.error(str(e))
-    study = DealStudy(hand_sizes=(10,), deals=args.deals, seed=args.seed)
+    draft = tuple(args.draft.split(",")) if args.draft else ()
+    if not 1 <= args.first_picker <= 2:
+        ap.error(f"--first-picker must be seat 1 or 2, got {args.first_picker}")
+    try:
+        study = DealStudy(
+            hand_sizes=(10,),
+            deals=args.deals,
+            seed=args.seed,
+            draft=draft,
+            first_picker=args.first_picker - 1,
+        )
+    except Take6Error as e:
+        ap.error(str(e))
     values: list[Fraction] = []
     mixed = 0
     gaps: list[Fraction] = []
