@@ -486,3 +486,33 @@ def test_the_bench_script_prints_the_readmes_k10_study_table() -> None:
     assert len(shown) >= 5 and printed[: len(shown)] == shown
     exact = re.search(r"^(\d+) of 10 deals exact: values from (\S+) to (\S+) ", out, re.MULTILINE)
     assert exact is not None and int(exact.group(1)) == len(printed), out
+
+
+def test_the_safe_drafted_k10_deal_and_its_mirror_are_worth_exact_opposites(tmp_path: Path) -> None:
+    # The README's deal drafted by two safe bots: the carried files of the two first pickers are
+    # the solves of one deal with the hands swapped (the draft has no chance in it), read back
+    # with no search, and their values are exact opposites, the README's fraction.
+    readme = (ROOT / "README.md").read_text()
+    text = readme[readme.index("**A real-size deal drafted by `safe`.**") :]
+    m = re.search(r"\*\*(\d+)/(\d+) ≈ \+(\d+\.\d+)\*\*", text)
+    assert m is not None
+    stated = Fraction(int(m.group(1)), int(m.group(2)))
+    values = []
+    for first, name in ((0, "k10-safe"), (1, "k10-safe-2")):
+        study = DealStudy(hand_sizes=(10,), deals=1, seed=0, draft=("safe",), first_picker=first)
+        task = study.task(10, 0)
+        assert task.draft == ("safe", "safe") and task.first_picker == first
+        pos = study_position(task)
+        path = tmp_path / f"{name}.jsonl"
+        path.write_bytes(
+            (ROOT / "data" / "k10" / "study" / name / "k10-deal0.cells.jsonl").read_bytes()
+        )
+        got, run = solve_by_cells(pos, path, node_limit=1, memory=1 << 24, threads=1)
+        assert got.solved and run.stats.searches == 0 and got.value is not None, name
+        values.append((pos, got.value))
+    (pos1, v1), (pos2, v2) = values
+    assert pos2.rows == pos1.rows and pos2.hands == pos1.hands[::-1]
+    assert v1 == stated == -v2 and f"{float(v1):.6f}" == m.group(3)
+    shown = re.search(r"With player 1 picking first, `([^`]*)`", text)
+    assert shown is not None
+    assert shown.group(1).replace(" | ", "|") == format_position(pos1).split(" ", 1)[1]
