@@ -64,6 +64,10 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     )
     assert m is not None and int(m.group(3)) == int(m.group(2)) + 1 >= 4 <= int(m.group(1))
     assert re.search(r"2 x 10 study \(seed 0\): \d+ deals solved, mean value ", text)
+    # The deal two safe bots draft: its file read as it stands (solved: its value and what
+    # picking first is worth; not yet: its bounds so far).
+    assert "safe draft, player 1 picks first: logik:24 10/11/20/22 " in text
+    assert re.search(r"picking first is worth [-+]\d|not solved yet: \S+ <= value <= ", text)
     assert len(gaps.read_text(encoding="utf-8").splitlines()) == 16
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 6
     assert store.is_file()
