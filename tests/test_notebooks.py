@@ -45,8 +45,10 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     km = kernel_manager.KernelManager(
         kernel_name="python3", transport="ipc", ip=str(tmp_path / "kernel")
     )
+    # (a cell may take minutes: the 2 x 10 study's reads every solved deal back and finds the
+    # best reply to safe in both seats of each, about a minute for 8 deals on a shared machine)
     client = nbclient.NotebookClient(
-        nb, km=km, timeout=120, resources={"metadata": {"path": str(tmp_path)}}
+        nb, km=km, timeout=300, resources={"metadata": {"path": str(tmp_path)}}
     )
     client.execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
