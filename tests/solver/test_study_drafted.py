@@ -435,12 +435,19 @@ def test_leaf_progress_reads_short() -> None:
     assert text == "nodes 1.2G  leaf 1:02:05  in [-3, 2.5000]"
 
 
+def _section(readme: str, head: str) -> str:
+    """The README's paragraphs from the one that starts with ``head`` to the next in bold."""
+    start = readme.index(head)
+    end = readme.find("\n\n**", start + len(head))
+    return readme[start : end if end >= 0 else len(readme)]
+
+
 def test_the_readmes_k10_study_table_is_what_the_carried_files_prove(tmp_path: Path) -> None:
     # Each solved row of the README's table of the k = 10 study: the study's deal, its value and
     # first cards as the carried cells file proves them (read back, no search), the optimality
     # argument re-done from the file's bounds in the whole 10 x 10 root game.
     readme = (ROOT / "README.md").read_text()
-    table = readme[readme.index("**Random real-size deals: a study.**") :]
+    table = _section(readme, "**Random real-size deals: a study.**")
     found = re.findall(
         r"^\| (\d+) \| `([^`]*)` \| ([-+]\d+\.\d+) \([^|]*\| ([^|]*) \| ([^|]*) \|",
         table,
@@ -480,7 +487,7 @@ def test_the_bench_script_prints_the_readmes_k10_study_table() -> None:
         timeout=300,
     ).stdout
     readme = (ROOT / "README.md").read_text()
-    table = readme[readme.index("**Random real-size deals: a study.**") :]
+    table = _section(readme, "**Random real-size deals: a study.**")
     shown = re.findall(r"^(\| \d+ \| `.*) \| [^|]* / [^|]* \|$", table, flags=re.MULTILINE)
     printed = re.findall(r"^(\| \d+ \| `.*) \|$", out, flags=re.MULTILINE)
     assert len(shown) >= 5 and printed[: len(shown)] == shown
@@ -493,7 +500,7 @@ def test_the_safe_drafted_k10_deal_and_its_mirror_are_worth_exact_opposites(tmp_
     # the solves of one deal with the hands swapped (the draft has no chance in it), read back
     # with no search, and their values are exact opposites, the README's fraction.
     readme = (ROOT / "README.md").read_text()
-    text = readme[readme.index("**A real-size deal drafted by `safe`.**") :]
+    text = _section(readme, "**A real-size deal drafted by `safe`.**")
     m = re.search(r"\*\*(\d+)/(\d+) ≈ \+(\d+\.\d+)\*\*", text)
     assert m is not None
     stated = Fraction(int(m.group(1)), int(m.group(2)))
