@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -267,6 +268,10 @@ class NativeSearch:
             user = self._progress
 
             where = getattr(user, "where", None)
+            # The core holds this callback, so the callback holds the search only weakly: the
+            # core has no tp_traverse, and a cycle through it (core -> callback -> search ->
+            # core) would never be collected, its whole table kept until the process ends.
+            me = weakref.ref(self)
 
             def cb(
                 nodes: int,
@@ -276,8 +281,9 @@ class NativeSearch:
                 lo: tuple[int, int],
                 hi: tuple[int, int],
             ) -> None:
-                if callable(where):
-                    where(root_text(*self.core.stats()["root"]))
+                search = me()
+                if callable(where) and search is not None:
+                    where(root_text(*search.core.stats()["root"]))
                 user(nodes, filled, cap, secs, Fraction(*lo), Fraction(*hi))
 
         self.core.configure(
