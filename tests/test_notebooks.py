@@ -70,6 +70,7 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     # picking first is worth; not yet: its bounds so far).
     assert "safe draft, player 1 picks first: logik:24 10/11/20/22 " in text
     assert re.search(r"picking first is worth [-+]\d|not solved yet: \S+ <= value <= ", text)
+    assert re.search(r"safe \(picking first\) against random drafting: \d+ deals solved", text)
     assert len(gaps.read_text(encoding="utf-8").splitlines()) == 16
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 6
     assert store.is_file()
