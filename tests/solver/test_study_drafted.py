@@ -523,3 +523,33 @@ def test_the_safe_drafted_k10_deal_and_its_mirror_are_worth_exact_opposites(tmp_
     shown = re.search(r"With player 1 picking first, `([^`]*)`", text)
     assert shown is not None
     assert shown.group(1).replace(" | ", "|") == format_position(pos1).split(" ", 1)[1]
+
+
+def test_the_readmes_safe_random_k10_table_is_what_the_bench_script_prints() -> None:
+    # The README's table of the k = 10 deals drafted by safe against random: the rows that
+    # bench/k10_study.py prints from the carried files (without safe's gaps, all but the last
+    # column), the deals' positions those of the study's drafts.
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "k10_study.py"),
+            "--no-bots",
+            "--study",
+            "k10-safe-random",
+            "--draft",
+            "safe,random",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    table = _section((ROOT / "README.md").read_text(), "**Drafted by `safe` against `random`.**")
+    shown = re.findall(r"^(\| \d+ \| `.*) \| [^|]* / [^|]* \|$", table, flags=re.MULTILINE)
+    printed = re.findall(r"^(\| \d+ \| `.*) \|$", out, flags=re.MULTILINE)
+    assert len(shown) >= 4 and printed == shown
+    study = DealStudy(hand_sizes=(10,), deals=10, seed=0, draft=("safe", "random"))
+    for line in shown:
+        deal, position = re.match(r"\| (\d+) \| `([^`]*)`", line).groups()  # type: ignore[union-attr]
+        pos = study_position(study.task(10, int(deal)))
+        assert position.replace(" \\| ", "|") == format_position(pos).split(" ", 1)[1]
