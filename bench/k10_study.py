@@ -16,6 +16,7 @@ of the README's table, then one line in plain words:
 
 With ``--draft`` (and ``--first-picker``) the study is one of drafted deals, as ``take6 study
 deals --draft ... --first-picker ...`` draws them.
+
 The files are read, never written (each is copied to a temporary folder first), so this runs
 beside a study that is writing them.
 """

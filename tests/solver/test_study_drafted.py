@@ -442,6 +442,16 @@ def _section(readme: str, head: str) -> str:
     return readme[start : end if end >= 0 else len(readme)]
 
 
+def _rows_shown(table: str) -> list[str]:
+    """The README table's rows of deals, without their last column (safe's gaps)."""
+    return re.findall(r"^(\| \d+ \| `.*) \| [^|]* / [^|]* \|$", table, flags=re.MULTILINE)
+
+
+def _rows_printed(out: str) -> list[str]:
+    """The rows of deals that ``bench/k10_study.py --no-bots`` prints."""
+    return re.findall(r"^(\| \d+ \| `.*) \|$", out, flags=re.MULTILINE)
+
+
 def test_the_readmes_k10_study_table_is_what_the_carried_files_prove(tmp_path: Path) -> None:
     # Each solved row of the README's table of the k = 10 study: the study's deal, its value and
     # first cards as the carried cells file proves them (read back, no search), the optimality
@@ -488,8 +498,7 @@ def test_the_bench_script_prints_the_readmes_k10_study_table() -> None:
     ).stdout
     readme = (ROOT / "README.md").read_text()
     table = _section(readme, "**Random real-size deals: a study.**")
-    shown = re.findall(r"^(\| \d+ \| `.*) \| [^|]* / [^|]* \|$", table, flags=re.MULTILINE)
-    printed = re.findall(r"^(\| \d+ \| `.*) \|$", out, flags=re.MULTILINE)
+    shown, printed = _rows_shown(table), _rows_printed(out)
     assert len(shown) >= 5 and printed[: len(shown)] == shown
     exact = re.search(r"^(\d+) of 10 deals exact: values from (\S+) to (\S+) ", out, re.MULTILINE)
     assert exact is not None and int(exact.group(1)) == len(printed), out
@@ -545,8 +554,7 @@ def test_the_readmes_safe_random_k10_table_is_what_the_bench_script_prints() -> 
         timeout=300,
     ).stdout
     table = _section((ROOT / "README.md").read_text(), "**Drafted by `safe` against `random`.**")
-    shown = re.findall(r"^(\| \d+ \| `.*) \| [^|]* / [^|]* \|$", table, flags=re.MULTILINE)
-    printed = re.findall(r"^(\| \d+ \| `.*) \|$", out, flags=re.MULTILINE)
+    shown, printed = _rows_shown(table), _rows_printed(out)
     assert len(shown) >= 4 and printed == shown
     study = DealStudy(hand_sizes=(10,), deals=10, seed=0, draft=("safe", "random"))
     for line in shown:
