@@ -268,9 +268,9 @@ class NativeSearch:
             user = self._progress
 
             where = getattr(user, "where", None)
-            # The core holds this callback, so the callback holds the search only weakly: the
-            # core has no tp_traverse, and a cycle through it (core -> callback -> search ->
-            # core) would never be collected, its whole table kept until the process ends.
+            # The core holds this callback, so the callback holds the search only weakly: a
+            # cycle (core -> callback -> search -> core) would keep the whole table until the
+            # cyclic collector runs; this way it goes as soon as the search is dropped.
             me = weakref.ref(self)
 
             def cb(

@@ -2803,11 +2803,27 @@ void poll_main(void* p) {
     }
 }
 
+// Garbage collection: the progress callable may refer back to the search (a cycle that only
+// the collector can free, and only if it sees this object's references).
+int search_traverse(PyObject* o, visitproc visit, void* arg) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    Py_VISIT(self->progress);
+    Py_VISIT(self->ckpt_path);
+    return 0;
+}
+
+int search_clear(PyObject* o) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    Py_CLEAR(self->progress);
+    Py_CLEAR(self->ckpt_path);
+    return 0;
+}
+
 void search_dealloc(PyObject* o) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    PyObject_GC_UnTrack(o);
     delete self->shared;
-    Py_XDECREF(self->progress);
-    Py_XDECREF(self->ckpt_path);
+    search_clear(o);
     Py_TYPE(o)->tp_free(o);
 }
 
@@ -3383,10 +3399,21 @@ PyObject* reply_new(PyTypeObject* type, PyObject* args, PyObject*) {
     return reinterpret_cast<PyObject*>(self);
 }
 
+int reply_traverse(PyObject* o, visitproc visit, void* arg) {
+    Py_VISIT(reinterpret_cast<ReplyObject*>(o)->progress);
+    return 0;
+}
+
+int reply_clear(PyObject* o) {
+    Py_CLEAR(reinterpret_cast<ReplyObject*>(o)->progress);
+    return 0;
+}
+
 void reply_dealloc(PyObject* o) {
     ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
+    PyObject_GC_UnTrack(o);
     delete self->core;
-    Py_XDECREF(self->progress);
+    reply_clear(o);
     Py_TYPE(o)->tp_free(o);
 }
 
@@ -3480,7 +3507,9 @@ PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_core",
 PyMODINIT_FUNC PyInit__core(void) {
     SearchType.tp_name = "solver.native._core.Search";
     SearchType.tp_basicsize = sizeof(SearchObject);
-    SearchType.tp_flags = Py_TPFLAGS_DEFAULT;
+    SearchType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
+    SearchType.tp_traverse = search_traverse;
+    SearchType.tp_clear = search_clear;
     SearchType.tp_new = search_new;
     SearchType.tp_dealloc = search_dealloc;
     SearchType.tp_methods = search_methods;
@@ -3496,7 +3525,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     }
     ReplyType.tp_name = "solver.native._core.Reply";
     ReplyType.tp_basicsize = sizeof(ReplyObject);
-    ReplyType.tp_flags = Py_TPFLAGS_DEFAULT;
+    ReplyType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
+    ReplyType.tp_traverse = reply_traverse;
+    ReplyType.tp_clear = reply_clear;
     ReplyType.tp_new = reply_new;
     ReplyType.tp_dealloc = reply_dealloc;
     ReplyType.tp_methods = reply_methods;

@@ -5,10 +5,12 @@ canonical key against relabelling; limits, interrupts and memory budgets; bound 
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import subprocess
 import sys
+import weakref
 from fractions import Fraction
 
 import pytest
@@ -368,5 +370,32 @@ def test_a_search_with_a_progress_callback_is_freed_with_its_table() -> None:
     assert calls  # (the callback ran: the search held it)
     gone = weakref.ref(search)
     del search
+    gc.collect()
+    assert gone() is None
+
+
+class _Holder:
+    """A progress callable that refers back to the core it reports on: a reference cycle."""
+
+    core: object = None
+
+    def __call__(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("kind", ["search", "reply"])
+def test_a_core_in_a_cycle_is_collected(kind: str) -> None:
+    """The compiled objects tell the garbage collector what they hold (the progress callable),
+    so a cycle through one is freed, its table with it, instead of living until exit."""
+    pos = Position.create("logik", [[1], [2], [3], [4]], [[5, 7], [6, 8]])
+    if kind == "search":
+        core = native.NativeSearch(make_problem(pos), memory=native.MIN_MEMORY).core
+    else:
+        core = native.NativeReply(pos.rules, "cheapest", 0, memory=native.MIN_MEMORY).core
+    holder = _Holder()
+    holder.core = core
+    core.configure(progress=holder)
+    gone = weakref.ref(holder)
+    del holder, core
     gc.collect()
     assert gone() is None
