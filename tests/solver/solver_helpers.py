@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import random
+import signal
 
 from hypothesis import strategies as st
 
 from take6.cards import HEADS
 from take6.position import Position
 from take6.rules import ProfiTie
+
+
+def ctrl_c_default() -> None:
+    """``preexec_fn`` for a child that a test stops with SIGINT: a job started in the background
+    inherits SIGINT ignored, and Python keeps it so (no KeyboardInterrupt would come)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def random_position(

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_helpers import position_strategy
+from solver_helpers import ctrl_c_default, position_strategy
 
 from solver import native
 from solver.api import solve_position
@@ -356,7 +356,11 @@ def test_ctrl_c_stops_the_compiled_reply_with_a_bound() -> None:
         "print(r.core, r.solved, r.interrupted, r.lower, len(r.cards))\n"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_default,
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "started"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from solver_helpers import ctrl_c_default
 
 from solver import api, native
 from solver.cells import solve_by_cells
@@ -258,7 +259,7 @@ def test_ctrl_c_in_one_process_stores_no_cut_off_item(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=ctrl_c_default,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # until the study is registered: the search is on

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from solver_helpers import ctrl_c_default
 
 from solver.study.export import export_csv
 from solver.study.run import (
@@ -57,6 +58,7 @@ def _start_pool_run(store: Path) -> subprocess.Popen[bytes]:
         cmd,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
         start_new_session=True,
+        preexec_fn=ctrl_c_default,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
