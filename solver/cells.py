@@ -8,9 +8,10 @@ a **double oracle** over those cells, searching each leaf with the ordinary sear
 core, or the Python search) and writing every bound it proves to a JSON-lines file the moment it
 is proven (:class:`CellFile`):
 
-1. the cells of a restricted game (rows ``R`` against columns ``S``, at first the lowest card
-   of each side) are made exact, and that game is solved exactly: value ``v``, strategies ``x``
-   and ``y``;
+1. the restricted game (rows ``R`` against columns ``S``, at first the lowest card of each
+   side) is solved exactly: value ``v``, strategies ``x`` and ``y``, with only the cells made
+   exact that its value needs (:meth:`CellsSolve.restricted_game`: until its two bound games,
+   every cell at its lower and at its upper bound, have one value);
 2. every other row is proven to gain nothing against ``y`` (``sum_j y_j c_ij <= v``) and every
    other column against ``x`` (``sum_i x_i c_ij >= v``): first by null-window searches at ``v``,
    then, where those do not decide, with the cells above ``v`` made exact and the others tested
@@ -45,7 +46,7 @@ from typing import IO, Any
 from solver.api import Result, fraction_text, make_search, marginals, peak_rss, text_fraction
 from solver.errors import SolverError
 from solver.kernel import to_table
-from solver.matrix import Num, solve_game
+from solver.matrix import GameSolution, Num, solve_game
 from solver.problem import Objective, Problem, make_problem
 from solver.search import Search
 from solver.search.alphabeta import SearchLike, Solution
@@ -476,21 +477,62 @@ class CellsSolve:
         Raises :class:`Stopped` when a limit or Ctrl-C stops a search."""
         R, S = self.restricted = self.restored()
         while True:
-            for i in R:
-                for j in S:
-                    self.stats.phase = f"restricted game {len(R)} x {len(S)}"
-                    self.show()
-                    self.exact(i, j)
-            game = solve_game([[self.cell(i, j)[0] for j in S] for i in R])
-            v = game.value
-            x = {i: p for i, p in zip(R, game.x, strict=True) if p}
-            y = {j: p for j, p in zip(S, game.y, strict=True) if p}
+            v, x, y = self.restricted_game(R, S)
             game_size = f"({len(R)} x {len(S)})"
             added = self._add_gaining("row", R, y, v, game_size)
             added = self._add_gaining("column", S, x, v, game_size) or added
             if not added:
                 self.solution = v, x, y
                 return self.solution
+
+    def bound_games(self, R: list[int], S: list[int]) -> tuple[GameSolution, GameSolution]:
+        """The restricted game ``R`` x ``S`` with every cell at its lower bound, and at its
+        upper bound."""
+        cells = [[self.cell(i, j) for j in S] for i in R]
+        lower = solve_game([[lo for lo, _ in row] for row in cells])
+        upper = solve_game([[hi for _, hi in row] for row in cells])
+        return lower, upper
+
+    @staticmethod
+    def guaranteed(
+        R: list[int], S: list[int], lower: GameSolution, upper: GameSolution
+    ) -> tuple[Num, dict[int, Fraction], dict[int, Fraction]] | None:
+        """When the two bound games have one value ``v``: ``v`` and the strategies that
+        guarantee it in the restricted game whatever its cells within their bounds — the
+        lower game's max strategy (at least ``v`` against every column, each cell at least its
+        lower bound) and the upper game's min strategy (at most ``v`` against every row)."""
+        if lower.value != upper.value:
+            return None
+        x = {i: p for i, p in zip(R, lower.x, strict=True) if p}
+        y = {j: p for j, p in zip(S, upper.y, strict=True) if p}
+        return lower.value, x, y
+
+    def restricted_game(
+        self, R: list[int], S: list[int]
+    ) -> tuple[Num, dict[int, Fraction], dict[int, Fraction]]:
+        """The restricted game's exact value and strategies that guarantee it, with only the
+        cells made exact that its value needs. While the bound games' values differ, the cell
+        where the upper game's max strategy meets the lower game's min strategy that weighs
+        most (probabilities times the width of its bounds) is made exact. That always finds
+        one: were every such cell exact, the lower game's value would be at least
+        ``x_hi A y_lo`` (``y_lo`` optimal there) and the upper game's at most the same (``x_hi``
+        optimal there), so the two would be equal. Cells that the supports never meet keep
+        their bounds; the old rule made every cell of ``R`` x ``S`` exact."""
+        while True:
+            self.stats.phase = f"restricted game {len(R)} x {len(S)}"
+            self.show()
+            lower, upper = self.bound_games(R, S)
+            got = self.guaranteed(R, S, lower, upper)
+            if got is not None:
+                return got
+            weight, i, j = max(
+                (upper.x[a] * lower.y[b] * _width(self.cell(i, j)), i, j)
+                for a, i in enumerate(R)
+                for b, j in enumerate(S)
+                if upper.x[a] and lower.y[b]
+            )
+            assert weight > 0, "the bound games differ only where a cell is not exact"
+            self.exact(i, j)
 
     def _add_gaining(
         self, side: str, chosen: list[int], other: dict[int, Fraction], v: Num, game: str
@@ -538,16 +580,13 @@ class CellsSolve:
 
     def proven(self) -> tuple[Num, dict[int, Fraction], dict[int, Fraction]] | None:
         """The root's value and optimal strategies if the bounds known already prove them (the
-        restricted game exact, and no other row or column gaining by the bounds alone), with
-        no search; None otherwise."""
+        restricted game's two bound games of one value, and no row or column gaining by the
+        bounds alone), with no search; None otherwise."""
         R, S = self.restricted
-        cells = [[self.cell(i, j) for j in S] for i in R]
-        if any(lo != hi for row in cells for lo, hi in row):
+        got = self.guaranteed(R, S, *self.bound_games(R, S))
+        if got is None:
             return None
-        game = solve_game([[lo for lo, _ in row] for row in cells])
-        v = game.value
-        x = {i: p for i, p in zip(R, game.x, strict=True) if p}
-        y = {j: p for j, p in zip(S, game.y, strict=True) if p}
+        v, x, y = got
         for i in range(len(self.rows)):
             if self._proves([(self.trees[i][j], p) for j, p in y.items()], v, True) is not True:
                 return None
