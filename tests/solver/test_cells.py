@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from solver_helpers import any_position
 
@@ -32,6 +32,7 @@ from solver.cells import (
     solve_by_cells,
 )
 from solver.errors import SolverError
+from solver.matrix import solve_game
 from solver.problem import make_problem
 from solver.study.run import benchmark_deal
 from take6.cli.main import main
@@ -90,6 +91,59 @@ def test_equals_the_ordinary_solve(case: tuple[Position, str, int, str]) -> None
         again, rerun = solve_by_cells(pos, path, objective, player, core=core, memory=MEMORY)
         assert again.value == got.value and again.strategies == got.strategies
         assert rerun.stats.searches == 0 and rerun.file.written == 0
+
+
+@st.composite
+def interval_games(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """A matrix of cells known within bounds ``lo <= hi``, and one matrix within them."""
+    m, n = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    cells = [[draw(st.integers(-6, 6)) for _ in range(n)] for _ in range(m)]
+    lo = [[c - draw(st.sampled_from([0, 0, 1, 3])) for c in row] for row in cells]
+    hi = [[c + draw(st.sampled_from([0, 0, 1, 3])) for c in row] for row in cells]
+    return lo, hi, cells
+
+
+@settings(max_examples=300, deadline=None)
+@given(interval_games())
+@example(([[0, 0]], [[3, 0]], [[3, 0]]))  # ties: which column the bound games pick matters
+@example(([[0, 0]], [[0, 3]], [[0, 3]]))
+@example(([[0], [0]], [[0], [-3]], [[0], [-3]]))  # and which row
+@example(([[0], [-3]], [[0], [0]], [[0], [-3]]))
+@example(([[-3], [0]], [[0], [0]], [[-3], [0]]))
+def test_bound_games_of_one_value_fix_the_value_whatever_the_cells(
+    case: tuple[list[list[int]], list[list[int]], list[list[int]]],
+) -> None:
+    """:meth:`CellsSolve.guaranteed`: when the game at the lower bounds and the game at the
+    upper bounds have one value, its strategies guarantee that value in every game within
+    the bounds; otherwise it gives nothing."""
+    lo, hi, a = case
+    R, S = list(range(len(a))), list(range(len(a[0])))
+    lower, upper = solve_game(lo), solve_game(hi)
+    got = CellsSolve.guaranteed(R, S, lower, upper)
+    if lower.value != upper.value:
+        assert got is None
+        return
+    assert got is not None
+    v, x, y = got
+    assert sum(x.values()) == 1 and sum(y.values()) == 1
+    for j in S:  # the rows' strategy against each column, its cells at their worst and as drawn
+        assert sum(p * lo[i][j] for i, p in x.items()) >= v
+        assert sum(p * a[i][j] for i, p in x.items()) >= v
+    for i in R:
+        assert sum(q * hi[i][j] for j, q in y.items()) <= v
+        assert sum(q * a[i][j] for j, q in y.items()) <= v
+    assert solve_game(a).value == v
+
+
+def test_the_restricted_game_keeps_cells_it_does_not_need_as_bounds(tmp_path: Path) -> None:
+    """Deal 6-1: the final restricted game is 3 x 3, and its value is proven with a cell that
+    its supports never meet left unsearched to the end (the bounds were enough); the value
+    and strategies are still those of the whole game."""
+    _, run = solve_by_cells(deal(6, 1), tmp_path / "d.jsonl", core=CORES[-1], memory=MEMORY)
+    R, S = run.restricted
+    assert (len(R), len(S)) == (3, 3)
+    assert any(run.cell(i, j)[0] != run.cell(i, j)[1] for i in R for j in S)
+    check_optimal(run)
 
 
 @pytest.mark.parametrize(("k", "seed"), [(5, 1), (6, 0), (6, 1)])
