@@ -138,7 +138,7 @@ COMMANDS = {
     ),
     "verify": (["verify", "--only", "deck."], "verify"),
     "conform": (["conform", "--engine", SERVE, "--rule", "too-low"], "conform"),
-    "draft": (["draft", "--players", "2", "--hand-size", "3"], "first picks valued"),
+    "draft": (["draft", "--players", "2", "--hand-size", "3"], "first picks bounded by safety"),
     "check-certificate": (["check-certificate", "cert.json"], "check-certificate"),
 }
 

@@ -27,7 +27,7 @@ examples:
 """
 
 if TYPE_CHECKING:
-    from solver.draft.solve import DraftResult
+    from solver.draft.solve import DraftResult, DraftTick
 
 
 def register(subparsers: Any) -> None:
@@ -80,7 +80,9 @@ def register(subparsers: Any) -> None:
         help="the compiled core's transposition table budget, e.g. 512M or 4G (default: a "
         "quarter of the machine's memory, at most 4G)",
     )
-    add_progress_option(p, "first picks valued, draft nodes, leaves, elapsed")
+    add_progress_option(
+        p, "first picks bounded by safety, then valued; draft nodes, leaves, play nodes, elapsed"
+    )
     p.add_argument(
         "--pick-values",
         choices=["exact", "bounds"],
@@ -136,11 +138,12 @@ def run(args: argparse.Namespace) -> int:
 class DraftProgressLine(ProgressLine):
     """The draft's progress line on stderr (see :class:`solver.cli.solve.ProgressLine`)."""
 
-    def __call__(self, done: int, total: int, nodes: int, leaves: int, secs: float) -> None:  # type: ignore[override]
+    def __call__(self, t: DraftTick) -> None:  # type: ignore[override]
+        what = "bounded by safety" if t.phase == "safety" else "valued"
         self.show(
-            secs,
-            f"first picks valued {done}/{total}  draft nodes {count(nodes)}  "
-            f"leaves {count(leaves)}  {clock(secs)}",
+            t.seconds,
+            f"first picks {what} {t.picks_done}/{t.picks}  draft nodes {count(t.nodes)}  "
+            f"leaves {count(t.leaves)}  play nodes {count(t.play_nodes)}  {clock(t.seconds)}",
         )
 
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import gc
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -206,9 +207,28 @@ class DraftResult:
         }
 
 
-DraftProgress = Callable[[int, int, int, int, float], None]
-"""``progress(picks_done, picks, nodes, leaves, seconds)``: called about twice a second while a
-draft is solved (first picks valued so far out of all, draft nodes, leaves solved, elapsed)."""
+@dataclass(frozen=True)
+class DraftTick:
+    """How far a draft solve has got (what its progress callback is given)."""
+
+    phase: str
+    """``"safety"`` while every first pick is bounded by safety, then ``"values"``."""
+    picks_done: int
+    """First picks bounded (safety) or valued (values) so far."""
+    picks: int
+    """First picks in all."""
+    nodes: int
+    """Draft nodes searched."""
+    leaves: int
+    """Drafted deals (leaves) solved."""
+    play_nodes: int
+    """Play nodes searched in those deals (it moves while one large deal is searched)."""
+    seconds: float
+
+
+DraftProgress = Callable[[DraftTick], None]
+"""``progress(tick)``: called about twice a second while a draft is solved, during a long leaf
+search too (on the compiled core)."""
 
 
 def draft_rules(players: int, hand_size: int, first_picker: int = 0) -> Rules:
@@ -281,6 +301,7 @@ class DraftSearch:
         self.windows: tuple[Num, ...] = (Fraction(1, 2**20), 1)
         self.picks_done = 0
         self.picks_total = 0
+        self.phase = "safety"
         self.reported = 0.0
         self.players = players
         self.hand_size = hand_size
@@ -310,9 +331,28 @@ class DraftSearch:
         self.problem = make_problem(sample, obj, player)
         # The leaves are searched by one search object on the chosen core (the compiled one
         # when built), whose table every leaf shares.
+        # The compiled core calls back during a long leaf search too, so that the progress
+        # line moves (k = 8: one leaf's safety can take a minute). Weakly, as the play search
+        # is this search's own (no cycle to keep its table alive).
+        me = weakref.ref(self)
+
+        def leaf_progress(nodes: int, *_: object) -> None:
+            ds = me()
+            if ds is not None and ds.progress is not None:
+                now = time.perf_counter()
+                if now - ds.reported >= 0.5:
+                    ds.reported = now
+                    ds.report(now, nodes)
+
         self.play, self.core_note = make_search(
-            self.problem, core, time_limit=time_limit, table_cap=table_cap, memory=memory
+            self.problem,
+            core,
+            time_limit=time_limit,
+            table_cap=table_cap,
+            memory=memory,
+            progress=leaf_progress,
         )
+        self.play_nodes_start = self.play.stats.nodes
         self.core = "python" if isinstance(self.play, Search) else "native"
         self.maximiser = tuple(p in self.problem.max_side for p in range(players))
         self.diff = self.problem.objective is Objective.DIFF
@@ -362,7 +402,9 @@ class DraftSearch:
         self.started = time.perf_counter()
         self.deadline = None
         self.picks_done = self.picks_total = 0
+        self.phase = "safety"
         self.reported = 0.0
+        self.play_nodes_start = self.play.stats.nodes
 
     # -- the draft tree --------------------------------------------------------------------------
     def picker(self, picked: int) -> int:
@@ -415,12 +457,26 @@ class DraftSearch:
                 self.reported = now
                 self.report(now)
 
-    def report(self, now: float | None = None) -> None:
-        """Call the progress callback with the counters now."""
+    def report(self, now: float | None = None, play_nodes: int | None = None) -> None:
+        """Call the progress callback with the counters now (``play_nodes``: the play search's
+        node count, when a leaf search under way reports it)."""
         if self.progress is not None:
             secs = (time.perf_counter() if now is None else now) - self.started
             st = self.stats
-            self.progress(self.picks_done, self.picks_total, st.nodes, st.leaves, secs)
+            played = (self.play.stats.nodes if play_nodes is None else play_nodes) - (
+                self.play_nodes_start
+            )
+            self.progress(
+                DraftTick(
+                    self.phase,
+                    self.picks_done,
+                    self.picks_total,
+                    st.nodes,
+                    st.leaves,
+                    played,
+                    secs,
+                )
+            )
 
     def value(self, masks: Masks, alpha: Num = -INF, beta: Num = INF) -> tuple[Num, Num]:
         """Bounds ``(lo, hi)`` on the draft value of ``masks`` for the window ``(alpha, beta)``:
@@ -714,11 +770,13 @@ def solve_draft(
     that pick's, ``picks`` holds it alone, and there is no principal line. The draft's value is
     the best of all its first picks' values (the highest for a first picker on the max side).
 
-    The draft's value is found first (each first pick tested against the best value so far
-    with a narrow window, valued exactly only when better), then, with ``exact_picks`` (the
-    default), every other first pick's exact value; without it the others keep the bounds that
-    proved them worse (much faster where losing picks have mixed values: k = 7). A time limit
-    that stops the second part leaves the draft solved, some picks with bounds only.
+    The draft's value is found first (every first pick bounded by safety, then each tested
+    against the best value so far with a narrow window, valued exactly only when better), then,
+    with ``exact_picks`` (the default), every other first pick's exact value; without it the
+    others keep the bounds that proved them worse (much faster where losing picks have mixed
+    values: k = 7). A time limit that stops the second part leaves the draft solved, some
+    picks with bounds only; one that stops the first may leave it solved too, by safety alone
+    (value 0: the first picker safe after one pick, the other player after every pick).
 
     With ``only_pick`` and not ``exact_picks``, the pick is tested against 0 (the value of
     every draft solved so far) and valued exactly only when worth 0 or more; a worse pick keeps
@@ -784,15 +842,23 @@ def solve_draft(
             if best is None or sign * (v - best) > 0:
                 best = guess = v
 
-        # The draft's value first: each first pick (high cards first, as in the search) is
-        # bounded by safety, then tested with a narrow window at the best value so far (a
-        # pick worth it is then exact, a worse one fails low, cheaply), and valued exactly
-        # only when it is better.
+        # The draft's value first: every first pick (high cards first, as in the search) is
+        # bounded by safety, a search over booleans, before any is valued: where the value is
+        # 0, that alone can prove it (one pick safe for both seats, every pick safe for the
+        # seats on the other side), however long the losing picks then take. Then each pick
+        # is tested with a narrow window at the best value so far (a pick worth it is then
+        # exact, a worse one fails low, cheaply), and valued exactly only when it is better.
         for c in reversed(firsts):
-            child = children[c]
-            ds.prove_by_safety(child)
+            ds.prove_by_safety(children[c])
             if ds.stopped:
                 break
+            ds.picks_done += 1
+            ds.report()
+        ds.phase, ds.picks_done = "values", 0
+        for c in reversed(firsts):
+            if ds.stopped:
+                break
+            child = children[c]
             lo, hi = ds.value(child, guess - narrow, guess + narrow)
             if lo == hi:
                 valued(c, lo)
@@ -827,6 +893,8 @@ def solve_draft(
                 picks.append(PickValue(c, v, v, v))
             else:
                 lo, hi = ds.table.get(children[c], (*ds.static, 0))[:2]
+                safe_lo, safe_hi = ds.safety_bounds_at(children[c])
+                lo, hi = max(lo, safe_lo), min(hi, safe_hi)
                 picks.append(PickValue(c, None, Fraction(lo), Fraction(hi)))
         pick = max if maximise else min
         lower = pick(p.lower for p in picks)

@@ -8,15 +8,24 @@ alpha-beta, no canonical keys, no shared play search.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from fractions import Fraction
 
 import pytest
 
+from solver import native
 from solver.api import solve
 from solver.baseline import baseline_value
-from solver.draft.solve import DraftError, DraftSearch, draft_order, draft_rules, solve_draft
+from solver.draft.solve import (
+    DraftError,
+    DraftSearch,
+    DraftTick,
+    draft_order,
+    draft_rules,
+    solve_draft,
+)
 from solver.matrix import Num
 from solver.problem import make_problem
 from solver.search import INF
@@ -215,6 +224,30 @@ def test_time_limit_gives_proven_bounds_never_a_wrong_value() -> None:
     assert stopped.line == [] and stopped.play == []
 
 
+@pytest.mark.parametrize("k", [3, 4])
+def test_a_limit_after_the_safety_pass_still_proves_a_value_of_0(k: int) -> None:
+    """Every first pick is bounded by safety before any is valued, and the picks' bounds keep
+    what safety proved: where the first picker is safe after some pick and the other player
+    after every pick (k <= 5), a limit that stops the first valuing search still leaves the
+    draft solved, worth 0. Here the valuing search stops at once, as a time limit would."""
+    ds = DraftSearch(2, k)
+
+    def stop(*_: object) -> tuple[Num, Num]:
+        ds.stopped = True
+        return ds.static
+
+    ds.value = stop  # type: ignore[method-assign,assignment]
+    result = solve_draft(2, k, search=ds, exact_picks=False, play=False)
+    assert result.solved and result.value == 0
+    worth = {p.card: (p.lower, p.upper) for p in result.picks}
+    assert max(hi for _, hi in worth.values()) == 0  # the other player is safe after each
+    assert worth[k * 2 + 4] == (
+        Fraction(0),
+        Fraction(0),
+    )  # the top card keeps the first picker safe
+    assert worth[1][0] < 0  # card 1 is not safe (it costs a head: test_values_...)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -330,13 +363,44 @@ def test_cli_draft_says_which_core_ran(capsys: pytest.CaptureFixture[str]) -> No
     assert "memory" in capsys.readouterr().err
 
 
-def test_progress_reports_first_picks_valued() -> None:
-    calls: list[tuple[int, int, int, int, float]] = []
-    result = solve_draft(2, 4, progress=lambda *a: calls.append(a))
+def test_progress_reports_first_picks_bounded_then_valued() -> None:
+    calls: list[DraftTick] = []
+    result = solve_draft(2, 4, progress=calls.append)
     assert result.solved
-    done = [c[0] for c in calls]
-    assert done == sorted(done) and done[-1] == calls[-1][1] == 12  # 12 cards to pick first
-    assert all(c[2] >= 0 and c[3] >= 0 and c[4] >= 0 for c in calls)
+    phases = [c.phase for c in calls]
+    assert phases == sorted(phases, key=["safety", "values"].index) and set(phases) == {
+        "safety",
+        "values",
+    }
+    for phase in ("safety", "values"):
+        done = [c.picks_done for c in calls if c.phase == phase]
+        assert done == sorted(done) and done[-1] == 12  # 12 cards to pick first
+    assert all(c.picks == 12 for c in calls)
+    for a, b in itertools.pairwise(calls):
+        assert a.nodes <= b.nodes and a.leaves <= b.leaves and a.play_nodes <= b.play_nodes
+        assert a.seconds <= b.seconds
+    assert calls[-1].nodes <= result.nodes and 0 < calls[-1].play_nodes <= result.play_nodes
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="the compiled core is not built")
+def test_progress_moves_during_a_leaf_search() -> None:
+    """The compiled core calls back during a leaf search (after half a second; here at every
+    poll), so the line moves while the draft's own counters stand still: the play nodes count
+    the search under way."""
+    ds = DraftSearch(2, 6)
+    ticks: list[DraftTick] = []
+    ds.progress = ticks.append
+    play = ds.play
+    assert isinstance(play, native.NativeSearch)
+    play.progress_every = 0.0
+    play._limits(None, None)
+    ds.reported = float("-inf")
+    hands = random.Random(2).sample(range(1, 17), 12)  # a leaf of some 4,500 play nodes
+    masks = tuple(sum(1 << (c - 1) for c in hands[p::2]) for p in range(2))
+    assert (ds.safe(masks, 0), ds.safe(masks, 1)) == (False, True)
+    assert ticks, "no call during the leaf search"
+    assert ticks[0].nodes == 0 and ticks[0].phase == "safety"
+    assert 0 < ticks[0].play_nodes <= ds.play.stats.nodes
 
 
 @pytest.mark.parametrize(
