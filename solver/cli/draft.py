@@ -15,7 +15,7 @@ from rich.table import Table
 from solver.cli.solve import ProgressLine, line_table
 from solver.problem import CORES, Objective, default_objective
 from take6.cards import HEADS
-from take6.display.progress import add_progress_option, clock, count, wanted
+from take6.display.progress import add_progress_option, clock, wanted
 from take6.display.terminal import console as make_console
 
 EXAMPLES = """\
@@ -139,12 +139,7 @@ class DraftProgressLine(ProgressLine):
     """The draft's progress line on stderr (see :class:`solver.cli.solve.ProgressLine`)."""
 
     def __call__(self, t: DraftTick) -> None:  # type: ignore[override]
-        what = "bounded by safety" if t.phase == "safety" else "valued"
-        self.show(
-            t.seconds,
-            f"first picks {what} {t.picks_done}/{t.picks}  draft nodes {count(t.nodes)}  "
-            f"leaves {count(t.leaves)}  play nodes {count(t.play_nodes)}  {clock(t.seconds)}",
-        )
+        self.show(t.seconds, f"{t.text()}  {clock(t.seconds)}")
 
 
 def meaning(r: DraftResult) -> str:

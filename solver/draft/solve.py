@@ -64,6 +64,7 @@ from solver.matrix import Num
 from solver.problem import Objective, Problem, make_problem
 from solver.search import INF, Search
 from take6.cards import MAX_CARD
+from take6.display.progress import count
 from take6.errors import RulesError
 from take6.position import Position
 from take6.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -224,6 +225,14 @@ class DraftTick:
     play_nodes: int
     """Play nodes searched in those deals (it moves while one large deal is searched)."""
     seconds: float
+
+    def text(self) -> str:
+        """The counters in a few words (a progress line adds the clock)."""
+        what = "bounded by safety" if self.phase == "safety" else "valued"
+        return (
+            f"first picks {what} {self.picks_done}/{self.picks}  draft nodes "
+            f"{count(self.nodes)}  leaves {count(self.leaves)}  play nodes {count(self.play_nodes)}"
+        )
 
 
 DraftProgress = Callable[[DraftTick], None]

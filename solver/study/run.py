@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from solver.api import solve
 from solver.cells import CellsReport, read_cells, solve_by_cells
-from solver.draft.solve import DraftSearch, solve_draft
+from solver.draft.solve import DraftSearch, DraftTick, solve_draft
 from solver.errors import SolverError
 from solver.study.spec import (
     EXECUTORS,
@@ -267,12 +267,20 @@ def _solve_draft(task: Task) -> Row:
     _WARM.clear()
     if warm is None and task.first_pick is not None:
         warm = DraftSearch(*settings, memory=task.memory)
+    hook = ITEM_STATUS
+
+    def progress(tick: DraftTick) -> None:
+        # (a first pick at k = 8 takes hours: the study's line says how far it got)
+        if hook is not None:
+            hook(f"{task.item}: {tick.text()}  {clock(tick.seconds)}")
+
     result = solve_draft(
         *settings,
         only_pick=task.first_pick,
         memory=task.memory,
         search=warm,
         exact_picks=task.exact_picks,
+        progress=progress if hook is not None else None,
     )
     if result.interrupted:  # Ctrl-C: not stored (see _solve_deal)
         raise KeyboardInterrupt
