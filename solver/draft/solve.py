@@ -948,13 +948,134 @@ def solve_draft(
     return result
 
 
+@dataclass
+class DraftSafety:
+    """What :func:`draft_safety` found: for each first pick, whether each seat can make sure of
+    taking no head at all in the round that follows (drafting and playing against all the
+    others together), or None where a limit stopped the search before it was decided."""
+
+    players: int
+    hand_size: int
+    first_picker: int
+    picks: dict[int, tuple[bool | None, ...]]
+    """First pick -> one answer per seat (0-based)."""
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    nodes: int = 0
+    leaves: int = 0
+    play_nodes: int = 0
+    interrupted: bool = False
+    core: str = "python"
+    core_note: str = ""
+
+    @property
+    def decided(self) -> bool:
+        """Every answer found (no limit stopped the search)."""
+        return all(a is not None for answers in self.picks.values() for a in answers)
+
+    def safe_from_the_start(self, seat: int) -> bool | None:
+        """Whether ``seat`` can make sure of taking no head from the start of the draft: the
+        first picker after some first pick, another seat after every one (None: undecided)."""
+        answers = [a[seat] for a in self.picks.values()]
+        if seat == self.first_picker:
+            return True if True in answers else (None if None in answers else False)
+        return False if False in answers else (None if None in answers else True)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form printed by ``take6 draft --safety --json`` (seats from 0)."""
+        return {
+            "players": self.players,
+            "hand_size": self.hand_size,
+            "deck": self.hand_size * self.players + ROWS,
+            "first_picker": self.first_picker,
+            "decided": self.decided,
+            "interrupted": self.interrupted,
+            "safe": [self.safe_from_the_start(s) for s in range(self.players)],
+            "picks": [{"card": c, "safe": list(a)} for c, a in sorted(self.picks.items())],
+            "seconds": round(self.seconds, 6),
+            "cpu_seconds": round(self.cpu_seconds, 6),
+            "nodes": self.nodes,
+            "leaves": self.leaves,
+            "play_nodes": self.play_nodes,
+            "core": self.core,
+        }
+
+
+def draft_safety(
+    players: int,
+    hand_size: int,
+    first_picker: int = 0,
+    *,
+    time_limit: float | None = None,
+    core: str = "auto",
+    memory: int | None = None,
+    progress: DraftProgress | None = None,
+) -> DraftSafety:
+    """Whether each seat can make sure of taking no head at all, after each first pick of the
+    Logik draft with hand size ``hand_size`` (:meth:`DraftSearch.safe`: an AND-OR search over
+    the picks and the play, with no values; much faster than :func:`solve_draft`). A seat that
+    can has a value of exactly 0 under ``paranoid`` for it; for 2 players, if both can after a
+    first pick, that pick is worth exactly 0 under ``diff``. With a ``time_limit`` (seconds)
+    some answers may be None. Raises :class:`DraftError` for bad settings."""
+    if time_limit is not None and not time_limit > 0:
+        raise DraftError(f"time limit must be positive, got {time_limit}")
+    cpu = time.process_time()
+    ds = DraftSearch(
+        players,
+        hand_size,
+        first_picker,
+        "diff" if players == 2 else "paranoid",
+        time_limit=time_limit,
+        core=core,
+        memory=memory,
+        progress=progress,
+    )
+    root = ds.root()
+    firsts = ds.pool(root)
+    ds.picks_total = len(firsts)
+    answers: dict[int, list[bool | None]] = {c: [None] * players for c in firsts}
+    collecting = gc.isenabled()
+    gc.disable()  # (as in solve_draft)
+    try:
+        for c in reversed(firsts):  # high cards first, as in the search
+            child = ds.child(root, c)
+            for seat in range(players):
+                answers[c][seat] = ds.safe(child, seat)
+                if ds.stopped:
+                    break
+            if ds.stopped:
+                break
+            ds.picks_done += 1
+            ds.report()
+    finally:
+        if collecting:
+            gc.enable()
+    return DraftSafety(
+        players=players,
+        hand_size=hand_size,
+        first_picker=first_picker,
+        picks={c: tuple(a) for c, a in answers.items()},
+        seconds=time.perf_counter() - ds.started,
+        cpu_seconds=time.process_time() - cpu,
+        nodes=ds.stats.nodes,
+        leaves=ds.stats.leaves,
+        play_nodes=ds.play.stats.nodes - ds.play_nodes_start,
+        interrupted=bool(getattr(ds.play, "interrupted", False)),
+        core=ds.core,
+        core_note=ds.core_note,
+    )
+
+
 __all__ = [
     "DraftError",
     "DraftPick",
     "DraftResult",
+    "DraftSafety",
     "DraftSearch",
+    "DraftTick",
     "PickValue",
     "draft_order",
     "draft_rules",
+    "draft_safety",
     "solve_draft",
 ]

@@ -20,10 +20,12 @@ from solver.api import solve
 from solver.baseline import baseline_value
 from solver.draft.solve import (
     DraftError,
+    DraftSafety,
     DraftSearch,
     DraftTick,
     draft_order,
     draft_rules,
+    draft_safety,
     solve_draft,
 )
 from solver.matrix import Num
@@ -449,3 +451,62 @@ def test_cli_pick_values_bounds(capsys: pytest.CaptureFixture[str]) -> None:
     assert "value 0" in capsys.readouterr().out
     assert main(["draft", "--hand-size", "4", "--pick-values", "some"]) == 2
     assert "invalid choice: 'some'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("players", "hand_size", "first_picker"),
+    [(2, 1, 0), (2, 2, 0), (2, 2, 1), (3, 1, 0), (3, 1, 2), (4, 1, 1)],
+)
+def test_safety_is_a_paranoid_value_of_0_by_naive_minimax(
+    players: int, hand_size: int, first_picker: int
+) -> None:
+    """``draft_safety``: a seat can keep to no head after a first pick exactly when its
+    ``paranoid`` value there is 0, by plain minimax over the engine's picks with baseline
+    leaves; and from the start exactly when its paranoid draft value is 0."""
+    r = draft_safety(players, hand_size, first_picker)
+    assert r.decided and not r.interrupted and r.leaves > 0
+    for seat in range(players):
+        value, picks = naive_draft(players, hand_size, first_picker, "paranoid", seat)
+        assert {c: a[seat] for c, a in r.picks.items()} == {c: v == 0 for c, v in picks.items()}
+        assert r.safe_from_the_start(seat) == (value == 0)
+    assert r.to_json()["safe"] == [r.safe_from_the_start(s) for s in range(players)]
+
+
+def test_safety_stopped_by_a_limit_leaves_answers_open() -> None:
+    r = draft_safety(2, 6, time_limit=1e-9)
+    assert not r.decided and None in r.picks[1]
+    assert all(r.safe_from_the_start(s) is None for s in range(2))
+    assert r.to_json()["decided"] is False
+
+
+def test_cli_safety(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", "--hand-size", "3", "--safety"]) == 0
+    out = capsys.readouterr().out
+    assert "player 1 keeps to no head: yes (first picks 2-10)" in out
+    assert "player 2 keeps to no head: yes (after 10 of 10 first picks)" in out
+    assert main(["draft", "--players", "3", "--hand-size", "2", "--safety", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["safe"] == [True, True, True] and data["decided"] is True
+    assert data["picks"][0] == {"card": 1, "safe": [False, True, True]}
+    for extra in (["--player", "2"], ["--objective", "paranoid"], ["--pick-values", "bounds"]):
+        assert main(["draft", "--hand-size", "2", "--safety", *extra]) == 2
+        err = capsys.readouterr().err
+        assert f"--safety answers for every player: {extra[0]} does not apply" in err
+        assert len(err.strip().splitlines()) == 1
+    assert main(["draft", "--hand-size", "6", "--safety", "--time-limit", "1e-9"]) == 0
+    assert "not all decided within the time limit" in capsys.readouterr().out
+
+
+def test_safety_from_the_start_is_one_pick_for_the_first_picker_every_pick_for_the_others() -> None:
+    picks: dict[int, tuple[bool | None, ...]] = {
+        1: (False, False, True),
+        2: (True, True, None),
+        3: (None, True, True),
+    }
+    r = DraftSafety(players=3, hand_size=1, first_picker=0, picks=picks)
+    assert [r.safe_from_the_start(s) for s in range(3)] == [True, False, None]
+    r = DraftSafety(players=3, hand_size=1, first_picker=1, picks=picks)
+    assert [r.safe_from_the_start(s) for s in range(3)] == [False, True, None]
+    r.picks = {1: (False, False, True), 2: (False, False, True)}
+    assert [r.safe_from_the_start(s) for s in range(3)] == [False, False, True]
+    assert r.decided and not DraftSafety(3, 1, 1, picks).decided
