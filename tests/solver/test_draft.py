@@ -510,3 +510,15 @@ def test_safety_from_the_start_is_one_pick_for_the_first_picker_every_pick_for_t
     r.picks = {1: (False, False, True), 2: (False, False, True)}
     assert [r.safe_from_the_start(s) for s in range(3)] == [False, False, True]
     assert r.decided and not DraftSafety(3, 1, 1, picks).decided
+
+
+def test_readme_safety_findings_that_run_in_seconds() -> None:
+    """The README's safety table at k = 5 (2 players) and its 3-player line at k = 3 (the
+    first picker safe only with 5, 7, 12, 13: what the values say too)."""
+    two = draft_safety(2, 5)
+    assert [c for c, a in two.picks.items() if a[0]] == list(range(2, 15))
+    assert all(a[1] for a in two.picks.values())
+    three = draft_safety(3, 3)
+    assert [c for c, a in three.picks.items() if a[0]] == [5, 7, 12, 13]
+    assert all(a[1] and a[2] for a in three.picks.values())
+    assert [three.safe_from_the_start(s) for s in range(3)] == [True, True, True]
