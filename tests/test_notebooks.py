@@ -22,6 +22,8 @@ SMALL = {
     "TAKE6_NB_SAFE_K": "4",
     "TAKE6_NB_RANDOM_K": "4",
     "TAKE6_NB_BOTGAP_SEEDS": "2",
+    "TAKE6_NB_SAFETY_K": "1,2,3",
+    "TAKE6_NB_SAFETY3_K": "1,2",
 }
 
 
@@ -59,6 +61,7 @@ def test_logik_draft_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "bot gaps: 16 items, 16 computed now" in text
     assert "safe at k=4 gives up" in text and "random at k=4 gives up" in text
     assert "long drafts: 2 read from" in text
+    assert "safety: 5 drafts searched in " in text
     assert "2 x 10 deals: 1 cells files read from" in text and ", 1 solved" in text
     assert "2 x 10 deal 2: value -1.594669 (exact, 21746 digits)" in text
     m = re.search(
