@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import textwrap
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
-from solver.cli.solve import ProgressLine, line_table
+from solver.cli.solve import ProgressLine, line_table, stop_on_terminate
 from solver.problem import CORES, Objective, default_objective
 from take6.cards import HEADS
 from take6.display.progress import add_progress_option, clock, wanted
@@ -106,7 +107,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve the draft the arguments describe and print it; the exit status (0, or 130 when
-    Ctrl-C stopped it: the proven bounds are printed first)."""
+    Ctrl-C stopped it and 143 for SIGTERM: the proven bounds are printed first)."""
     from solver.draft.solve import DraftError, solve_draft
 
     if args.time_limit is not None and not args.time_limit > 0:
@@ -133,18 +134,19 @@ def run(args: argparse.Namespace) -> int:
         check_memory(memory)
     line = DraftProgressLine() if wanted(args.progress) else None
     try:
-        result = solve_draft(
-            args.players,
-            args.hand_size,
-            args.first_picker - 1,
-            objective,
-            args.player - 1,
-            time_limit=args.time_limit,
-            core=args.core,
-            memory=memory,
-            progress=line,
-            exact_picks=args.pick_values == "exact",
-        )
+        with stop_on_terminate() as terminated:
+            result = solve_draft(
+                args.players,
+                args.hand_size,
+                args.first_picker - 1,
+                objective,
+                args.player - 1,
+                time_limit=args.time_limit,
+                core=args.core,
+                memory=memory,
+                progress=line,
+                exact_picks=args.pick_values == "exact",
+            )
     finally:
         if line is not None:
             line.close()
@@ -152,12 +154,20 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         print_result(result)
-    return 130 if result.interrupted else 0  # Ctrl-C: the bounds, then the shell's status
+    return stopped_status(result.interrupted, terminated)
+
+
+def stopped_status(interrupted: bool, terminated: list[int]) -> int:
+    """The exit status: 0, or after Ctrl-C 130 and after SIGTERM 143 (the bounds or answers
+    found so far printed first, as a shell expects of a stopped command)."""
+    if not interrupted:
+        return 0
+    return 128 + signal.SIGTERM if terminated else 130
 
 
 def run_safety(args: argparse.Namespace) -> int:
     """``take6 draft --safety``: whether each player can keep to no head, after each first
-    pick; the exit status (0, or 130 after Ctrl-C, the answers found so far printed first)."""
+    pick; the exit status (:func:`stopped_status`: the answers found so far printed first)."""
     from solver.draft.solve import draft_safety
 
     memory = None
@@ -168,15 +178,16 @@ def run_safety(args: argparse.Namespace) -> int:
         check_memory(memory)
     line = DraftProgressLine() if wanted(args.progress) else None
     try:
-        result = draft_safety(
-            args.players,
-            args.hand_size,
-            args.first_picker - 1,
-            time_limit=args.time_limit,
-            core=args.core,
-            memory=memory,
-            progress=line,
-        )
+        with stop_on_terminate() as terminated:
+            result = draft_safety(
+                args.players,
+                args.hand_size,
+                args.first_picker - 1,
+                time_limit=args.time_limit,
+                core=args.core,
+                memory=memory,
+                progress=line,
+            )
     finally:
         if line is not None:
             line.close()
@@ -184,7 +195,7 @@ def run_safety(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         print_safety(result)
-    return 130 if result.interrupted else 0
+    return stopped_status(result.interrupted, terminated)
 
 
 def print_safety(r: DraftSafety) -> None:
@@ -197,7 +208,7 @@ def print_safety(r: DraftSafety) -> None:
         "no head at all, whatever the others draft and play together?"
     )
     if not r.decided:
-        why = "stopped by Ctrl-C" if r.interrupted else "not all decided within the time limit"
+        why = "interrupted" if r.interrupted else "not all decided within the time limit"
         console.print(f"[bold yellow]{why}[/]: ? marks what was not decided")
     word = {True: "yes", False: "no", None: "?"}
     for seat in range(r.players):
@@ -274,7 +285,7 @@ def print_result(r: DraftResult) -> None:
     else:
         console.print(
             f"[bold yellow]not solved[/] "
-            f"{'(stopped by Ctrl-C)' if r.interrupted else 'within the time limit'}: "
+            f"{'(interrupted)' if r.interrupted else 'within the time limit'}: "
             f"{fraction_text(r.lower)} <= value <= {fraction_text(r.upper)}"
         )
     best = set(r.best_picks())

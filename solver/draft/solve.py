@@ -381,6 +381,8 @@ class DraftSearch:
         self.started = time.perf_counter()
         self.deadline = None if time_limit is None else self.started + time_limit
         self.stopped = False
+        self.interrupted = False
+        """Ctrl-C stopped the draft's own search (the play search's is its ``interrupted``)."""
 
     def restart(
         self,
@@ -712,7 +714,10 @@ class DraftSearch:
                     line.append(DraftPick(p, c))
                     masks = nxt
                     break
-            else:  # pragma: no cover - a value with no child reaching it cannot happen
+            else:
+                if self.stopped:  # a limit: the children's values are not all known
+                    return []
+                # (otherwise a value that no child reaches: cannot happen)
                 raise RuntimeError(f"no optimal pick found after {line}")
         return line
 
@@ -851,50 +856,56 @@ def solve_draft(
             if best is None or sign * (v - best) > 0:
                 best = guess = v
 
-        # The draft's value first: every first pick (high cards first, as in the search) is
-        # bounded by safety, a search over booleans, before any is valued: where the value is
-        # 0, that alone can prove it (one pick safe for both seats, every pick safe for the
-        # seats on the other side), however long the losing picks then take. Then each pick
-        # is tested with a narrow window at the best value so far (a pick worth it is then
-        # exact, a worse one fails low, cheaply), and valued exactly only when it is better.
-        for c in reversed(firsts):
-            ds.prove_by_safety(children[c])
-            if ds.stopped:
-                break
-            ds.picks_done += 1
-            ds.report()
-        ds.phase, ds.picks_done = "values", 0
-        for c in reversed(firsts):
-            if ds.stopped:
-                break
-            child = children[c]
-            lo, hi = ds.value(child, guess - narrow, guess + narrow)
-            if lo == hi:
-                valued(c, lo)
-            elif (lo >= guess + narrow) if maximise else (hi <= guess - narrow):
-                valued(c, ds.exact(child, guess))
-            if ds.stopped:
-                break
-            ds.picks_done += 1
-            ds.report()
-        # Picks failed against a guess that the best value later passed the other way are
-        # valued exactly (rare: only when the first exact values found are below the guess).
-        # One pick alone without exact values keeps its bounds against the guess 0.
-        lone = only_pick is not None and not exact_picks
-        while not ds.stopped and not lone:
-            open_ = [c for c in reversed(firsts) if c not in exact and not worse(c)]
-            if not open_:
-                break
-            for c in open_:
-                valued(c, ds.exact(children[c], guess))
+        try:
+            # The draft's value first: every first pick (high cards first, as in the search) is
+            # bounded by safety, a search over booleans, before any is valued: where the value is
+            # 0, that alone can prove it (one pick safe for both seats, every pick safe for the
+            # seats on the other side), however long the losing picks then take. Then each pick
+            # is tested with a narrow window at the best value so far (a pick worth it is then
+            # exact, a worse one fails low, cheaply), and valued exactly only when it is better.
+            for c in reversed(firsts):
+                ds.prove_by_safety(children[c])
                 if ds.stopped:
                     break
-        # Then, unless only the draft's value is wanted, every other pick's exact value.
-        if exact_picks:
+                ds.picks_done += 1
+                ds.report()
+            ds.phase, ds.picks_done = "values", 0
             for c in reversed(firsts):
-                if c in exact or ds.stopped:
-                    continue
-                valued(c, ds.exact(children[c], guess))
+                if ds.stopped:
+                    break
+                child = children[c]
+                lo, hi = ds.value(child, guess - narrow, guess + narrow)
+                if lo == hi:
+                    valued(c, lo)
+                elif (lo >= guess + narrow) if maximise else (hi <= guess - narrow):
+                    valued(c, ds.exact(child, guess))
+                if ds.stopped:
+                    break
+                ds.picks_done += 1
+                ds.report()
+            # Picks failed against a guess that the best value later passed the other way are
+            # valued exactly (rare: only when the first exact values found are below the guess).
+            # One pick alone without exact values keeps its bounds against the guess 0.
+            lone = only_pick is not None and not exact_picks
+            while not ds.stopped and not lone:
+                open_ = [c for c in reversed(firsts) if c not in exact and not worse(c)]
+                if not open_:
+                    break
+                for c in open_:
+                    valued(c, ds.exact(children[c], guess))
+                    if ds.stopped:
+                        break
+            # Then, unless only the draft's value is wanted, every other pick's exact value.
+            if exact_picks:
+                for c in reversed(firsts):
+                    if c in exact or ds.stopped:
+                        continue
+                    valued(c, ds.exact(children[c], guess))
+        except KeyboardInterrupt:
+            # Ctrl-C (or SIGTERM, from the command) in the draft's own code: what the tables
+            # hold is proven (a node is stored only when its search ended), so its bounds stand.
+            ds.stopped = ds.interrupted = True
+
         picks: list[PickValue] = []
         for c in firsts:
             if c in exact:
@@ -921,11 +932,14 @@ def solve_draft(
             picks=picks,
         )
         if solved and play:
+            # (empty when a limit stopped the search first: the value is proven, by the first
+            # picks' bounds, but not every pick of a line)
             result.line = ds.principal_line()
-            leaf = root
-            for dp in result.line:
-                leaf = ds.child(leaf, dp.card)
-            result.position = ds.leaf_position(leaf)
+            if result.line:
+                leaf = root
+                for dp in result.line:
+                    leaf = ds.child(leaf, dp.card)
+                result.position = ds.leaf_position(leaf)
     finally:
         if collecting:
             gc.enable()
@@ -944,7 +958,9 @@ def solve_draft(
     result.leaf_hits = ds.stats.leaf_hits
     result.play_nodes = ds.play.stats.nodes - play_nodes
     result.core, result.core_note = ds.core, ds.core_note
-    result.interrupted = not result.solved and bool(getattr(ds.play, "interrupted", False))
+    result.interrupted = not result.solved and (
+        ds.interrupted or bool(getattr(ds.play, "interrupted", False))
+    )
     return result
 
 
@@ -1047,6 +1063,8 @@ def draft_safety(
                 break
             ds.picks_done += 1
             ds.report()
+    except KeyboardInterrupt:  # (as in solve_draft: the answers found stand)
+        ds.stopped = ds.interrupted = True
     finally:
         if collecting:
             gc.enable()
@@ -1060,7 +1078,7 @@ def draft_safety(
         nodes=ds.stats.nodes,
         leaves=ds.stats.leaves,
         play_nodes=ds.play.stats.nodes - ds.play_nodes_start,
-        interrupted=bool(getattr(ds.play, "interrupted", False)),
+        interrupted=ds.interrupted or bool(getattr(ds.play, "interrupted", False)),
         core=ds.core,
         core_note=ds.core_note,
     )

@@ -11,9 +11,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import signal
+import subprocess
+import sys
+import time
 from fractions import Fraction
 
 import pytest
+from solver_helpers import ctrl_c_default
 
 from solver import native
 from solver.api import solve
@@ -239,8 +244,10 @@ def test_a_limit_after_the_safety_pass_still_proves_a_value_of_0(k: int) -> None
         return ds.static
 
     ds.value = stop  # type: ignore[method-assign,assignment]
-    result = solve_draft(2, k, search=ds, exact_picks=False, play=False)
+    result = solve_draft(2, k, search=ds, exact_picks=False)
     assert result.solved and result.value == 0
+    # (no line: the limit came first; this once raised on the root taken for the line's end)
+    assert result.line == [] and result.position is None and result.play == []
     worth = {p.card: (p.lower, p.upper) for p in result.picks}
     assert max(hi for _, hi in worth.values()) == 0  # the other player is safe after each
     assert worth[k * 2 + 4] == (
@@ -522,3 +529,61 @@ def test_readme_safety_findings_that_run_in_seconds() -> None:
     assert [c for c, a in three.picks.items() if a[0]] == [5, 7, 12, 13]
     assert all(a[1] and a[2] for a in three.picks.values())
     assert [three.safe_from_the_start(s) for s in range(3)] == [True, True, True]
+
+
+def test_ctrl_c_in_the_drafts_own_code_keeps_proven_bounds() -> None:
+    """A KeyboardInterrupt raised in the draft search itself (not in a leaf search, which
+    catches its own) stops the draft with the bounds its tables hold, every pick's around its
+    exact value."""
+    exact = {p.card: p.value for p in solve_draft(2, 4).picks}
+    ds = DraftSearch(2, 4)
+    calls = [0]
+    high_first = ds.high_first
+
+    def interrupting(masks: tuple[int, ...]) -> list[int]:
+        calls[0] += 1
+        if calls[0] == 5_500:  # (4,853 calls in the safety pass, 6,082 in all)
+            raise KeyboardInterrupt
+        return high_first(masks)
+
+    ds.high_first = interrupting  # type: ignore[method-assign]
+    r = solve_draft(2, 4, search=ds)
+    assert calls[0] == 5_500 and ds.interrupted and ds.stopped
+    # The value was proven before the stop (so the result is solved, not "interrupted"), but
+    # not every pick's: those keep bounds, and there is no line.
+    assert r.solved and r.value == 0 and not r.interrupted and r.line == []
+    for p in r.picks:
+        assert p.lower <= exact[p.card] <= p.upper  # type: ignore[operator]
+    assert any(p.value is not None for p in r.picks)
+    assert any(p.value is None for p in r.picks)
+
+
+@pytest.mark.parametrize(
+    ("signum", "status", "extra"),
+    [(signal.SIGTERM, 143, []), (signal.SIGINT, 130, []), (signal.SIGTERM, 143, ["--safety"])],
+)
+def test_a_stopped_draft_command_prints_what_it_proved(
+    signum: int, status: int, extra: list[str]
+) -> None:
+    """``take6 draft`` stopped by Ctrl-C or ``kill`` prints the bounds (or the safety answers)
+    found so far, as JSON here, and exits 130 or 143: the work is not lost."""
+    hand = "8" if extra else "7"
+    argv = [sys.executable, "-m", "take6.cli.main", "draft", "--hand-size", hand, "--json"]
+    proc = subprocess.Popen(
+        [*argv, "--no-progress", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_default,
+    )
+    time.sleep(4)  # (the whole draft takes minutes)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == status, err
+    data = json.loads(out)
+    assert data["interrupted"] is True
+    if extra:
+        assert data["decided"] is False and data["safe"] == [None, None]
+    else:
+        assert data["solved"] is False
+        assert Fraction(data["lower"]) <= 0 <= Fraction(data["upper"])
