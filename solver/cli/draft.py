@@ -108,7 +108,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Solve the draft the arguments describe and print it; the exit status (0, or 130 when
     Ctrl-C stopped it and 143 for SIGTERM: the proven bounds are printed first)."""
-    from solver.draft.solve import DraftError, solve_draft
+    from solver.draft.solve import DraftError, DraftSafety, draft_safety, solve_draft
 
     if args.time_limit is not None and not args.time_limit > 0:
         raise DraftError(f"--time-limit must be positive, got {args.time_limit}")
@@ -120,12 +120,6 @@ def run(args: argparse.Namespace) -> int:
         ):
             if given:
                 raise DraftError(f"--safety answers for every player: {flag} does not apply")
-        return run_safety(args)
-    if args.player is None:
-        args.player = 1
-    objective = (
-        Objective(args.objective) if args.objective is not None else default_objective(args.players)
-    )
     memory = None
     if args.memory is not None:
         from solver.native import check_memory, parse_memory
@@ -133,69 +127,50 @@ def run(args: argparse.Namespace) -> int:
         memory = parse_memory(args.memory)
         check_memory(memory)
     line = DraftProgressLine() if wanted(args.progress) else None
+    result: DraftResult | DraftSafety
     try:
         with stop_on_terminate() as terminated:
-            result = solve_draft(
-                args.players,
-                args.hand_size,
-                args.first_picker - 1,
-                objective,
-                args.player - 1,
-                time_limit=args.time_limit,
-                core=args.core,
-                memory=memory,
-                progress=line,
-                exact_picks=args.pick_values == "exact",
-            )
+            if args.safety:  # whether each player can keep to no head, after each first pick
+                result = draft_safety(
+                    args.players,
+                    args.hand_size,
+                    args.first_picker - 1,
+                    time_limit=args.time_limit,
+                    core=args.core,
+                    memory=memory,
+                    progress=line,
+                )
+            else:
+                objective = (
+                    Objective(args.objective)
+                    if args.objective is not None
+                    else default_objective(args.players)
+                )
+                result = solve_draft(
+                    args.players,
+                    args.hand_size,
+                    args.first_picker - 1,
+                    objective,
+                    (args.player or 1) - 1,
+                    time_limit=args.time_limit,
+                    core=args.core,
+                    memory=memory,
+                    progress=line,
+                    exact_picks=args.pick_values == "exact",
+                )
     finally:
         if line is not None:
             line.close()
     if args.json:
         print(json.dumps(result.to_json()))
+    elif isinstance(result, DraftSafety):
+        print_safety(result)
     else:
         print_result(result)
-    return stopped_status(result.interrupted, terminated)
-
-
-def stopped_status(interrupted: bool, terminated: list[int]) -> int:
-    """The exit status: 0, or after Ctrl-C 130 and after SIGTERM 143 (the bounds or answers
-    found so far printed first, as a shell expects of a stopped command)."""
-    if not interrupted:
+    # 0, or after Ctrl-C 130 and after SIGTERM 143, what was found so far printed first
+    if not result.interrupted:
         return 0
     return 128 + signal.SIGTERM if terminated else 130
-
-
-def run_safety(args: argparse.Namespace) -> int:
-    """``take6 draft --safety``: whether each player can keep to no head, after each first
-    pick; the exit status (:func:`stopped_status`: the answers found so far printed first)."""
-    from solver.draft.solve import draft_safety
-
-    memory = None
-    if args.memory is not None:
-        from solver.native import check_memory, parse_memory
-
-        memory = parse_memory(args.memory)
-        check_memory(memory)
-    line = DraftProgressLine() if wanted(args.progress) else None
-    try:
-        with stop_on_terminate() as terminated:
-            result = draft_safety(
-                args.players,
-                args.hand_size,
-                args.first_picker - 1,
-                time_limit=args.time_limit,
-                core=args.core,
-                memory=memory,
-                progress=line,
-            )
-    finally:
-        if line is not None:
-            line.close()
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print_safety(result)
-    return stopped_status(result.interrupted, terminated)
 
 
 def print_safety(r: DraftSafety) -> None:
