@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.api import fraction_text
-from solver.botgap import BotGap, Reply, against_bot, bot_gap
+from solver.botgap import BotGap, BotProgress, Reply, against_bot, bot_gap
 from solver.native import parse_memory
 from solver.study.export import fraction
 from solver.study.run import benchmark_deal as deal
@@ -72,6 +72,12 @@ def main() -> None:
     ap.add_argument("--memory", metavar="SIZE", help="the compiled reply's table budget (8G)")
     ap.add_argument("--compare", action="store_true", help="the reply on both cores, side by side")
     ap.add_argument(
+        "--progress",
+        type=float,
+        metavar="S",
+        help="every S seconds, a line on stderr: first cards valued, positions, elapsed",
+    )
+    ap.add_argument(
         "--python-max", type=int, default=6, help="largest k the Python reply runs (--compare)"
     )
     args = ap.parse_args()
@@ -96,12 +102,14 @@ def main() -> None:
             for name in args.bots:
                 if (k, seed, name) in done:
                     continue
+                tick = ticker(f"k={k} seed={seed} {name}", args.progress)
                 if args.reply_only:
                     r = against_bot(
                         deal(k, seed),
                         name,
                         0,
                         time_limit=args.time_limit,
+                        progress=tick,
                         core=args.core,
                         memory=memory,
                     )
@@ -115,6 +123,7 @@ def main() -> None:
                         name,
                         0,
                         time_limit=args.time_limit,
+                        reply_progress=tick,
                         reply_core=args.core,
                         reply_memory=memory,
                     )
@@ -133,6 +142,25 @@ def main() -> None:
                     data = {"k": k, "seed": seed, **(g.to_json() if g else reply_json(r))}
                     with open(args.jsonl, "a", encoding="utf-8") as f:
                         f.write(json.dumps(data) + "\n")
+
+
+def ticker(label: str, every: float | None) -> BotProgress | None:
+    """A progress callback printing a line on stderr at most every ``every`` seconds."""
+    if every is None:
+        return None
+    last = [0.0]
+
+    def tick(done: int, total: int, positions: int, secs: float) -> None:
+        if secs - last[0] >= every:
+            last[0] = secs
+            print(
+                f"{label}: {done}/{total} first cards valued, {positions:,} positions, "
+                f"{secs:,.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return tick
 
 
 def compare(args: argparse.Namespace) -> None:

@@ -490,18 +490,17 @@ class NativeReply:
         return int(self.core.stats()["nodes"])
 
     @property
-    def stored_from(self) -> int:
-        """The fewest cards a hand of the positions the table stores: 2 (one card a hand is
-        searched again each time, as cheap as a lookup); more once the memory budget was
-        reached, each step dropping the positions of fewest cards to make room."""
-        return int(self.core.stats()["stored_from"])
+    def replaced(self) -> int:
+        """How many stored positions new ones replaced once the memory budget was reached (each
+        time the one of fewest cards a hand among a few slots, never one of more cards than the
+        new one); a position not stored, or replaced, is searched again when met."""
+        return int(self.core.stats()["replaced"])
 
     @property
     def full(self) -> bool:
-        """True when the memory budget was reached (:attr:`stored_from` raised, or nothing
-        more stored). The values stay exact: positions not stored are searched again."""
-        st = self.core.stats()
-        return bool(st["full"]) or int(st["stored_from"]) > 2
+        """True when the memory budget was reached: the table no longer grows, new positions
+        replace stored ones. The values stay exact: positions not found are searched again."""
+        return bool(self.core.stats()["full"])
 
     @property
     def interrupted(self) -> bool:

@@ -2443,28 +2443,45 @@ struct ReplyTable {
         u64 a, b;  // the key (b's top byte: the position's cards a hand)
         i64 n, d;  // d > 0: the value n/d; d == 0: an empty slot; d < 0: big[n]
     };
-    std::vector<E> e;
+    // Shards chosen by the top bits of the key's first half, each an open-addressing table
+    // (linear probing, a power of two of slots) that doubles on its own: while one grows only it
+    // is held twice, so the slots can fill nearly the whole budget (one table doubling as a
+    // whole could use a third of it at most, both copies live while it grows).
+    struct Shard {
+        std::vector<E> e;
+        u64 mask = 0, filled = 0;
+    };
+    std::vector<Shard> sh;
     std::vector<std::shared_ptr<const mpq_class>> big;
-    u64 mask = 0, filled = 0, budget = 0;
-    int floor = 2;      // positions of fewer cards a hand are not stored (searched again)
-    bool full = false;  // nothing more can be stored within the budget
+    u64 filled = 0, slots = 0, budget = 0;
+    u64 replaced = 0;   // entries overwritten since the budget was reached
+    int bits = 0;       // 2^bits shards
+    bool full = false;  // the budget was reached: new entries replace old ones
+    static constexpr u64 REPLACE_WINDOW = 8;
 
     void init(u64 bytes) {
         budget = bytes;
-        u64 n = u64(1) << 8;  // (then doubling as it fills, within the budget)
-        while (n * 2 * sizeof(E) <= std::min<u64>(bytes, u64(1) << 20)) n *= 2;
-        e.assign(n, E{0, 0, 0, 0});
-        mask = n - 1;
-        filled = 0;
-        floor = 2;
+        const u64 first = 8;  // a shard's first slots (then doubling as it fills)
+        bits = 0;
+        while (bits < 8 && (u64(2) << bits) * first * sizeof(E) * 2 <= bytes) ++bits;
+        sh.assign(size_t(1) << bits, Shard());
+        for (Shard& s : sh) {
+            s.e.assign(first, E{0, 0, 0, 0});
+            s.mask = first - 1;
+        }
+        slots = first << bits;
+        filled = replaced = 0;
         full = false;
         big.clear();
     }
+    Shard& shard(u64 a) { return sh[bits ? size_t(a >> (64 - bits)) : 0]; }
+    const Shard& shard(u64 a) const { return sh[bits ? size_t(a >> (64 - bits)) : 0]; }
     static u64 tag(u64 b, int depth) { return (b & ~(u64(0xff) << 56)) | (u64(depth) << 56); }
     bool get(const Key& k, int depth, Q& v) const {
         u64 b = tag(k.b, depth);
-        for (u64 i = k.a & mask;; i = (i + 1) & mask) {
-            const E& x = e[i];
+        const Shard& s = shard(k.a);
+        for (u64 i = k.a & s.mask;; i = (i + 1) & s.mask) {
+            const E& x = s.e[i];
             if (x.d == 0) return false;
             if (x.a == k.a && x.b == b) {
                 if (x.d > 0) {
@@ -2486,47 +2503,64 @@ struct ReplyTable {
                 return;
             }
     }
-    // Re-place every entry of at least `keep` cards a hand into a table of n slots.
-    void rebuild(u64 n, int keep) {
+    // Re-place every entry of shard s into n slots.
+    void grow(Shard& s, u64 n) {
         std::vector<E> ne(n, E{0, 0, 0, 0});
-        u64 kept = 0;
-        for (const E& x : e)
-            if (x.d != 0 && int(x.b >> 56) >= keep) {
-                insert(ne, n - 1, x);
-                ++kept;
-            }
-        e.swap(ne);
-        mask = n - 1;
-        filled = kept;
+        for (const E& x : s.e)
+            if (x.d != 0) insert(ne, n - 1, x);
+        slots += n - (s.mask + 1);
+        s.e.swap(ne);
+        s.mask = n - 1;
     }
     void put(const Key& k, int depth, const Q& v) {
-        if (depth < floor || full) return;
-        while ((filled + 1) * 10 > (mask + 1) * 7) {  // past 70% full
-            u64 n = (mask + 1) * 2;
-            if ((n + mask + 1) * sizeof(E) <= budget) {  // (both tables live while it grows)
-                rebuild(n, 0);
+        Shard& s = shard(k.a);
+        E x{k.a, tag(k.b, depth), v.n, v.d};
+        u64 n = s.mask + 1;
+        while ((s.filled + 1) * 10 > n * 7) {  // past 70% full
+            if ((slots + 2 * n) * sizeof(E) <= budget) {  // (the shard twice while it grows)
+                grow(s, 2 * n);
+                n = s.mask + 1;
                 continue;
             }
-            // The budget allows no larger table: drop the positions of fewest cards (the most
-            // numerous, the cheapest to search again) and store no more of them.
-            if (floor >= 32) {
-                full = true;
+            full = true;
+            if ((s.filled + 1) * 20 <= n * 17) break;  // fill it to 85%
+            // Then replace: among the key's probe sequence up to its first empty slot (a
+            // window of a few slots), the entry of fewest cards a hand (the first of them), if it
+            // has no more than this one. The slot stays occupied, so no other key's probe
+            // sequence changes, and a lookup of this key reaches it.
+            u64 at = k.a & s.mask, pick = at;
+            int low = 256;
+            for (u64 j = 0; j < REPLACE_WINDOW && s.e[at].d != 0; ++j, at = (at + 1) & s.mask) {
+                int d = int(s.e[at].b >> 56);
+                if (d < low) {
+                    low = d;
+                    pick = at;
+                }
+            }
+            if (low == 256) {  // its first slot is empty: the key takes it up to 95% full
+                if ((s.filled + 1) * 20 <= n * 19) break;
                 return;
             }
-            ++floor;
-            rebuild(mask + 1, floor);
-            if (depth < floor) return;
+            if (low > depth) return;  // (not stored: searched again when met)
+            ++replaced;
+            if (s.e[pick].d < 0) big[size_t(s.e[pick].n)].reset();
+            store(x, v);
+            s.e[pick] = x;
+            return;
         }
-        E x{k.a, tag(k.b, depth), v.n, v.d};
+        store(x, v);
+        insert(s.e, s.mask, x);
+        ++s.filled;
+        ++filled;
+    }
+    void store(E& x, const Q& v) {
         if (v.b) {
             x.n = i64(big.size());
             x.d = -1;
             big.push_back(v.b);
         }
-        insert(e, mask, x);
-        ++filled;
     }
-    u64 bytes() const { return e.size() * sizeof(E); }
+    u64 bytes() const { return slots * sizeof(E); }
 };
 
 struct BotReply {
@@ -2681,10 +2715,10 @@ struct BotReply {
 
     // The value of a position between turns (both hands non-empty). Positions of one card a
     // hand are not stored (measured at 2 x 7: half the table, no slower); past the memory
-    // budget, the table drops its positions of fewest cards (ReplyTable::put).
+    // budget, new positions replace stored ones of fewer cards (ReplyTable::put).
     Q value(const Table& t, const Hands& hs) {
         int depth = popcount128(hs.h[me]);
-        bool stored = depth >= tab.floor && !tab.full;
+        bool stored = depth >= 2;
         Key k{0, 0};
         Q v;
         if (stored) {
@@ -3477,10 +3511,10 @@ PyObject* reply_card(PyObject* o, PyObject* args) {
 PyObject* reply_stats(PyObject* o, PyObject*) {
     ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
     BotReply& B = *self->core;
-    return Py_BuildValue("{sKsKsKsOsi}", "positions", (unsigned long long)B.tab.filled, "nodes",
+    return Py_BuildValue("{sKsKsKsOsK}", "positions", (unsigned long long)B.tab.filled, "nodes",
                          (unsigned long long)B.nodes, "table_bytes",
                          (unsigned long long)B.tab.bytes(), "full",
-                         B.tab.full ? Py_True : Py_False, "stored_from", B.tab.floor);
+                         B.tab.full ? Py_True : Py_False, "replaced", (unsigned long long)B.tab.replaced);
 }
 
 PyObject* reply_interrupted(PyObject* o, PyObject*) {

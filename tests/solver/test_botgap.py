@@ -322,13 +322,13 @@ def test_compiled_reply_reproduces_the_stored_k6_figures() -> None:
 
 @compiled
 def test_compiled_reply_within_a_tiny_budget_stays_exact() -> None:
-    """A table that may not grow drops its positions of fewest cards and stores no more of
-    them; the values do not change."""
+    """A table that may not grow replaces stored positions by new ones of as many cards or
+    more; the values do not change."""
     pos = logik_deal(6, 3)
     tiny = native.NativeReply(pos.rules, "cheapest", 0, memory=1 << 16)
     ample = against_bot(pos, "cheapest", 0, core="native")
     values = {c: tiny.card(pos.rows, pos.hands, c) for c in pos.hands[0]}
-    assert tiny.full and tiny.stored_from > 2 and tiny.positions < ample.positions
+    assert tiny.full and tiny.replaced > 0 and tiny.positions < ample.positions
     assert values == ample.cards
 
 
