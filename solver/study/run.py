@@ -272,7 +272,7 @@ def _solve_draft(task: Task) -> Row:
     def progress(tick: DraftTick) -> None:
         # (a first pick at k = 8 takes hours: the study's line says how far it got)
         if hook is not None:
-            hook(f"{task.item}: {tick.text()}  {clock(tick.seconds)}")
+            hook(f"{task.label}: {tick.text()}  {clock(tick.seconds)}")
 
     result = solve_draft(
         *settings,

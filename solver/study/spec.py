@@ -296,6 +296,16 @@ class Task:
     threads: int = 1
     """Search threads of the compiled core for this item (not a parameter of the study)."""
 
+    @property
+    def label(self) -> str:
+        """The item as people read it, seats counted from 1: a draft item's key ``k=3 first=0
+        pick=10`` (the store's, seats from 0 like all its data) reads ``k=3 first picker 1
+        pick=10``; a deal item's key is its label."""
+        if self.kind != "drafts" or self.first_picker is None:
+            return self.item
+        text = f"k={self.hand_size} first picker {self.first_picker + 1}"
+        return text if self.first_pick is None else f"{text} pick={self.first_pick}"
+
 
 def optional_module(module: str, what: str, extra: str) -> Any:
     try:

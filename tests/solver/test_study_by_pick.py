@@ -244,12 +244,18 @@ def test_memory_is_a_setting_of_the_run_not_of_the_study(
 
 def test_a_first_pick_in_this_process_says_how_far_it_got(tmp_path: Path) -> None:
     """Each first-pick item run in this process reports its draft's progress (a pick at k = 8
-    takes hours): the item, the phase, the counters, in order, safety before the values."""
+    takes hours): the item, the phase, the counters, in order, safety before the values. The
+    line names the first picker from 1, as all human output does; the store's item keys count
+    seats from 0 like the rest of its data."""
     heard: list[str] = []
     study = DraftStudy(hand_sizes=(3,), first_pickers=(0,), by_first_pick=True)
     run_study(tmp_path / "s.sqlite", study, item_status=heard.append)
-    items = {f"k=3 first=0 pick={c}" for c in range(1, 11)}
+    items = {f"k=3 first picker 1 pick={c}" for c in range(1, 11)}
     assert {t.split(":")[0] for t in heard} == items
+    with Store(tmp_path / "s.sqlite", create=False) as db:
+        assert {str(r["item"]) for r in db.rows("drafts")} == {
+            f"k=3 first=0 pick={c}" for c in range(1, 11)
+        }
     for item in items:
         mine = [t.split(": ", 1)[1] for t in heard if t.startswith(item + ":")]
         assert mine[0].startswith("first picks bounded by safety ")
