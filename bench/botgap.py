@@ -70,6 +70,12 @@ def main() -> None:
     ap.add_argument("--jsonl", metavar="FILE", help="append each item as a JSON line (resumes)")
     ap.add_argument("--core", choices=["auto", "native", "python"], default="auto")
     ap.add_argument("--memory", metavar="SIZE", help="the compiled reply's table budget (8G)")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="threads of the compiled reply, sharing its table (default 1)",
+    )
     ap.add_argument("--compare", action="store_true", help="the reply on both cores, side by side")
     ap.add_argument(
         "--progress",
@@ -112,6 +118,7 @@ def main() -> None:
                         progress=tick,
                         core=args.core,
                         memory=memory,
+                        threads=args.threads,
                     )
                     g = None
                     if (k, seed) in values:  # the deal's game value, found before
@@ -126,6 +133,7 @@ def main() -> None:
                         reply_progress=tick,
                         reply_core=args.core,
                         reply_memory=memory,
+                        reply_threads=args.threads,
                     )
                     r = g.reply
 

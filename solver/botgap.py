@@ -87,6 +87,8 @@ class Reply:
     """Which search ran: ``"native"`` (the compiled core's restatement) or ``"python"``."""
     core_note: str = ""
     """Why the Python search ran when the compiled core was preferred ('' otherwise)."""
+    threads: int = 1
+    """The compiled reply's threads that valued the first cards (1 for the Python search)."""
 
     @property
     def best(self) -> list[int]:
@@ -146,6 +148,7 @@ class BotGap:
             "value_seconds": round(self.value_seconds, 6),
             "interrupted": r.interrupted,
             "core": r.core,
+            "threads": r.threads,
         }
 
 
@@ -174,6 +177,7 @@ def against_bot(
     progress: BotProgress | None = None,
     core: str = "auto",
     memory: int | None = None,
+    threads: int = 1,
 ) -> Reply:
     """The exact value for ``player`` (0-based) of the best reply to ``bot`` in the other seat
     (``diff``: the bot's heads minus ``player``'s, from here to the end of the round).
@@ -183,19 +187,24 @@ def against_bot(
     rules, else this module's; ``"native"`` insists (a :class:`SolverError` saying why not),
     ``"python"`` refuses it. ``memory`` is the compiled table's budget in bytes (default
     :func:`solver.native.default_memory`; past it new positions are not stored, the values stay
-    exact). Ctrl-C (KeyboardInterrupt) or ``time_limit`` ends the search early with ``solved``
-    False and a proven lower bound. Raises :class:`SolverError` for positions it does not
-    support, and :class:`~take6.errors.UsageError` for an unknown bot name.
+    exact); ``threads`` how many of its threads value the first cards at once, sharing the
+    table (the Python search has one). Ctrl-C (KeyboardInterrupt) or ``time_limit`` ends the
+    search early with ``solved`` False and a proven lower bound. Raises :class:`SolverError`
+    for positions it does not support, and :class:`~take6.errors.UsageError` for an unknown
+    bot name.
     """
     b = make_bot(bot) if isinstance(bot, str) else bot
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
+        raise SolverError(f"threads must be 1..64, got {threads!r}")
     root = _start(position, player)
     t0, c0 = time.perf_counter(), time.process_time()
     first = root.hands[player]
     cards: dict[int, Fraction] = {}
 
     def native_progress(positions: int, nodes: int, secs: float) -> None:
-        assert progress is not None
-        progress(len(cards), len(first), positions, secs)
+        assert progress is not None and fast is not None
+        done = fast.cards_done if threads > 1 else len(cards)
+        progress(done, len(first), positions, secs)
 
     fast, note = _reply_core(
         b,
@@ -214,11 +223,19 @@ def against_bot(
                 raise KeyboardInterrupt if fast.interrupted else Stopped
             return v
 
-        solved, interrupted = _value_first_cards(root, first, cards, value_of)
-        return _reply(
+        if threads > 1 and root.phase is Phase.CHOOSE:
+            got = fast.cards(root.rows, root.hands, first, threads)
+            cards.update((c, v) for c, v in got.items() if v is not None)
+            solved = len(cards) == len(first)
+            interrupted = not solved and fast.interrupted
+        else:
+            solved, interrupted = _value_first_cards(root, first, cards, value_of)
+        r = _reply(
             position, b, player, root, cards, solved, interrupted,
             fast.positions, fast.nodes, t0, c0, "native", "",
         )  # fmt: skip
+        r.threads = threads
+        return r
     return _python_reply(position, b, player, root, time_limit, progress, note, t0, c0)
 
 
@@ -481,13 +498,14 @@ def bot_gap(
     reply_progress: BotProgress | None = None,
     reply_core: str = "auto",
     reply_memory: int | None = None,
+    reply_threads: int = 1,
     **solve_options: Any,
 ) -> BotGap:
     """The game value (:func:`solver.api.solve`, ``diff`` for ``player``, with
     ``solve_options``), the best reply to ``bot`` (:func:`against_bot`) and the gap between
     them. ``time_limit`` applies to each of the two searches; ``reply_progress``,
-    ``reply_core`` and ``reply_memory`` are the reply's progress callback, core and table
-    budget (:func:`against_bot`),
+    ``reply_core``, ``reply_memory`` and ``reply_threads`` are the reply's progress callback,
+    core, table budget and threads (:func:`against_bot`),
     ``solve_options`` may carry the game search's own (``progress``, ``core``)."""
     if isinstance(bot, str):
         make_bot(bot)  # an unknown name fails before any search
@@ -509,6 +527,7 @@ def bot_gap(
             progress=reply_progress,
             core=reply_core,
             memory=reply_memory,
+            threads=reply_threads,
         )
     return BotGap(reply, result.value, result.lower, result.upper, seconds)
 

@@ -134,6 +134,7 @@ def run_against(args: argparse.Namespace) -> int:
                     progress=reply_progress if line is not None else None,
                     core=settings["core"],
                     memory=settings["memory"],
+                    threads=settings["threads"] if settings["core"] != "python" else 1,
                 )
             finally:
                 if line is not None:
@@ -174,7 +175,9 @@ def run_against(args: argparse.Namespace) -> int:
                 f"[bold]gap[/] {value_text(gap.gap)}  (≈ {float(gap.gap):.6f}): the heads per "
                 f"round {args.against} gives up against a perfect opponent"
             )
-        where = "compiled core" if r.core == "native" else "Python search"
+        where = "Python search"
+        if r.core == "native":
+            where = "compiled core" + (f", {r.threads} threads" if r.threads > 1 else "")
         note = f"; not the compiled core: {r.core_note}" if r.core_note else ""
         console.print(
             f"best reply ({where}): {plural(r.positions, 'position')} in the table, "

@@ -481,6 +481,21 @@ class NativeReply:
         got = self.core.card(compact, [list(h) for h in hands], card)
         return None if got is None else Fraction(*got)
 
+    def cards(
+        self,
+        rows: Sequence[Sequence[int]],
+        hands: Sequence[Sequence[int]],
+        cards: Sequence[int],
+        threads: int = 2,
+    ) -> dict[int, Fraction | None]:
+        """:meth:`card` for each of ``cards``, valued by ``threads`` threads sharing the table
+        (each takes the next card not yet begun; this one polls for all: progress, the time
+        limit, Ctrl-C); None for a card a stop left unvalued."""
+        table = self._table
+        compact = [(r[-1], r[0], len(r), sum(table[c] for c in r)) for r in rows]
+        got = self.core.cards(compact, [list(h) for h in hands], list(cards), threads)
+        return {c: None if v is None else Fraction(*v) for c, v in zip(cards, got, strict=True)}
+
     @property
     def positions(self) -> int:
         return int(self.core.stats()["positions"])
@@ -488,6 +503,11 @@ class NativeReply:
     @property
     def nodes(self) -> int:
         return int(self.core.stats()["nodes"])
+
+    @property
+    def cards_done(self) -> int:
+        """First cards valued so far by the threads of the running :meth:`cards` call."""
+        return int(self.core.stats()["cards_done"])
 
     @property
     def replaced(self) -> int:

@@ -2446,18 +2446,31 @@ struct ReplyTable {
     // Shards chosen by the top bits of the key's first half, each an open-addressing table
     // (linear probing, a power of two of slots) that doubles on its own: while one grows only it
     // is held twice, so the slots can fill nearly the whole budget (one table doubling as a
-    // whole could use a third of it at most, both copies live while it grows).
+    // whole could use a third of it at most, both copies live while it grows). Threads share
+    // the table: a spin lock a shard (held for one probe sequence, or while the shard grows),
+    // a mutex for the budget's bookkeeping and one for the long values aside.
     struct Shard {
         std::vector<E> e;
         u64 mask = 0, filled = 0;
     };
     std::vector<Shard> sh;
+    std::unique_ptr<std::atomic<bool>[]> locks;
     std::vector<std::shared_ptr<const mpq_class>> big;
-    u64 filled = 0, slots = 0, budget = 0;
-    u64 replaced = 0;   // entries overwritten since the budget was reached
-    int bits = 0;       // 2^bits shards
-    bool full = false;  // the budget was reached: new entries replace old ones
+    std::mutex grow_mu, big_mu;
+    std::atomic<u64> filled{0}, slots{0}, replaced{0};  // (replaced: once the budget was reached)
+    u64 budget = 0;
+    int bits = 0;                 // 2^bits shards
+    std::atomic<bool> full{false};  // the budget was reached: new entries replace old ones
     static constexpr u64 REPLACE_WINDOW = 8;
+
+    struct Hold {  // a shard's spin lock, held while in scope
+        std::atomic<bool>& l;
+        explicit Hold(std::atomic<bool>& x) : l(x) {
+            while (l.exchange(true, std::memory_order_acquire))
+                while (l.load(std::memory_order_relaxed)) std::this_thread::yield();
+        }
+        ~Hold() { l.store(false, std::memory_order_release); }
+    };
 
     void init(u64 bytes) {
         budget = bytes;
@@ -2465,21 +2478,25 @@ struct ReplyTable {
         bits = 0;
         while (bits < 8 && (u64(2) << bits) * first * sizeof(E) * 2 <= bytes) ++bits;
         sh.assign(size_t(1) << bits, Shard());
-        for (Shard& s : sh) {
-            s.e.assign(first, E{0, 0, 0, 0});
-            s.mask = first - 1;
+        locks.reset(new std::atomic<bool>[size_t(1) << bits]);
+        for (size_t i = 0; i < sh.size(); ++i) {
+            sh[i].e.assign(first, E{0, 0, 0, 0});
+            sh[i].mask = first - 1;
+            locks[i].store(false);
         }
         slots = first << bits;
-        filled = replaced = 0;
+        filled = 0;
+        replaced = 0;
         full = false;
         big.clear();
     }
-    Shard& shard(u64 a) { return sh[bits ? size_t(a >> (64 - bits)) : 0]; }
-    const Shard& shard(u64 a) const { return sh[bits ? size_t(a >> (64 - bits)) : 0]; }
+    size_t shard_of(u64 a) const { return bits ? size_t(a >> (64 - bits)) : 0; }
     static u64 tag(u64 b, int depth) { return (b & ~(u64(0xff) << 56)) | (u64(depth) << 56); }
-    bool get(const Key& k, int depth, Q& v) const {
+    bool get(const Key& k, int depth, Q& v) {
         u64 b = tag(k.b, depth);
-        const Shard& s = shard(k.a);
+        size_t si = shard_of(k.a);
+        Hold hold(locks[si]);
+        const Shard& s = sh[si];
         for (u64 i = k.a & s.mask;; i = (i + 1) & s.mask) {
             const E& x = s.e[i];
             if (x.d == 0) return false;
@@ -2490,6 +2507,7 @@ struct ReplyTable {
                     v.b.reset();
                 } else {
                     v = Q();
+                    std::lock_guard<std::mutex> g(big_mu);
                     v.b = big[size_t(x.n)];
                 }
                 return true;
@@ -2503,22 +2521,38 @@ struct ReplyTable {
                 return;
             }
     }
-    // Re-place every entry of shard s into n slots.
+    // Re-place every entry of shard s into n slots (its lock held).
     void grow(Shard& s, u64 n) {
         std::vector<E> ne(n, E{0, 0, 0, 0});
         for (const E& x : s.e)
             if (x.d != 0) insert(ne, n - 1, x);
-        slots += n - (s.mask + 1);
         s.e.swap(ne);
         s.mask = n - 1;
     }
+    // Room for one more slot-doubling of n slots within the budget (both copies counted)?
+    bool reserve(u64 n) {
+        std::lock_guard<std::mutex> g(grow_mu);
+        if ((slots + 2 * n) * sizeof(E) > budget) return false;
+        slots += n;
+        return true;
+    }
     void put(const Key& k, int depth, const Q& v) {
-        Shard& s = shard(k.a);
+        size_t si = shard_of(k.a);
+        Hold hold(locks[si]);
+        Shard& s = sh[si];
         E x{k.a, tag(k.b, depth), v.n, v.d};
         u64 n = s.mask + 1;
+        for (u64 i = k.a & s.mask; s.e[i].d != 0; i = (i + 1) & s.mask)
+            if (s.e[i].a == x.a && s.e[i].b == x.b) return;  // (another thread stored it)
         while ((s.filled + 1) * 10 > n * 7) {  // past 70% full
-            if ((slots + 2 * n) * sizeof(E) <= budget) {  // (the shard twice while it grows)
-                grow(s, 2 * n);
+            if (reserve(n)) {
+                try {
+                    grow(s, 2 * n);
+                } catch (std::bad_alloc&) {
+                    std::lock_guard<std::mutex> g(grow_mu);
+                    slots -= n;
+                    throw;
+                }
                 n = s.mask + 1;
                 continue;
             }
@@ -2543,7 +2577,10 @@ struct ReplyTable {
             }
             if (low > depth) return;  // (not stored: searched again when met)
             ++replaced;
-            if (s.e[pick].d < 0) big[size_t(s.e[pick].n)].reset();
+            if (s.e[pick].d < 0) {
+                std::lock_guard<std::mutex> g(big_mu);
+                big[size_t(s.e[pick].n)].reset();
+            }
             store(x, v);
             s.e[pick] = x;
             return;
@@ -2555,6 +2592,7 @@ struct ReplyTable {
     }
     void store(E& x, const Q& v) {
         if (v.b) {
+            std::lock_guard<std::mutex> g(big_mu);
             x.n = i64(big.size());
             x.d = -1;
             big.push_back(v.b);
@@ -2567,12 +2605,22 @@ struct BotReply {
     Rules R;
     int me = 0, bot = 1, kind = BOT_RANDOM;
     int sign = 1;  // 1 when the fewest heads win, -1 when the most do (a cheapest row's order)
-    ReplyTable tab;
+    std::shared_ptr<ReplyTable> shared = std::make_shared<ReplyTable>();
+    ReplyTable& tab = *shared;  // (one table for every thread of a run)
     u64 nodes = 0, ticks = 0;
     double deadline = 0;  // 0: none
     bool interrupted = false, stopped = false;
     void (*poll)(void*) = nullptr;  // called every 1024 positions; sets stopped to stop
     void* poll_ctx = nullptr;
+    std::atomic<bool> halt{false};  // set to stop every thread of a run
+    std::atomic<bool>* halted = &halt;  // (a helper thread's: its main reply's)
+    std::atomic<int> cards_done{0};     // first cards valued by the threads of a cards() call
+
+    BotReply() = default;
+    // A helper for another thread: the same rules and bot, the same table and stop flag.
+    explicit BotReply(BotReply& main)
+        : R(main.R), me(main.me), bot(main.bot), kind(main.kind), sign(main.sign),
+          shared(main.shared), tab(*shared), halted(&main.halt) {}
 
     Key key(const Table& t, const Hands& hs) const {
         if (kind == BOT_RANDOM) return make_key(R, t, hs);
@@ -2611,9 +2659,12 @@ struct BotReply {
     }
 
     void tick() {
-        if ((++ticks & 1023) == 0 && poll) {
-            poll(poll_ctx);
-            if (stopped) throw ReplyStopped();
+        if ((++ticks & 1023) == 0) {
+            if (poll) {
+                poll(poll_ctx);
+                if (stopped) halted->store(true);
+            }
+            if (halted->load(std::memory_order_relaxed)) throw ReplyStopped();
         }
     }
 
@@ -3367,7 +3418,7 @@ void reply_poll(void* p) {
     if (self->progress != Py_None && t - self->last >= self->every) {
         self->last = t;
         PyObject* r = PyObject_CallFunction(self->progress, "KKd",
-                                            (unsigned long long)B.tab.filled,
+                                            (unsigned long long)B.tab.filled.load(),
                                             (unsigned long long)B.nodes, t - self->started);
         if (!r) {
             if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
@@ -3471,7 +3522,30 @@ PyObject* reply_configure(PyObject* o, PyObject* args, PyObject* kw) {
     self->started = self->last = now_s();
     self->core->deadline = limit > 0 ? self->started + limit : 0;
     self->core->stopped = self->core->interrupted = false;
+    self->core->halt = false;
     Py_RETURN_NONE;
+}
+
+// The position of a reply call, rows sorted by their last card, each knowing its number (the
+// bots' tie-breaks read it); false with a Python error set when it is not one.
+bool reply_position(BotReply& B, PyObject* rows, PyObject* hands, Table& t, Hands& hs) {
+    if (!read_position(rows, hands, 2, t, hs)) return false;
+    for (int i = 0; i < t.n; ++i) t.r[i].pad = uint8_t(i);
+    std::stable_sort(t.r, t.r + t.n, [](const Row& x, const Row& y) { return x.last < y.last; });
+    if (popcount128(hs.h[0]) != popcount128(hs.h[1]) || (hs.h[0] & hs.h[1])) {
+        PyErr_SetString(PyExc_ValueError, "the hands must be disjoint and of equal size");
+        return false;
+    }
+    (void)B;
+    return true;
+}
+
+bool reply_card_ok(const BotReply& B, const Hands& hs, int card) {
+    if (card < 1 || card > MAXCARD || !((hs.h[B.me] >> card) & 1)) {
+        PyErr_Format(PyExc_ValueError, "card %d is not in seat %d's hand", card, B.me);
+        return false;
+    }
+    return true;
 }
 
 // card(rows, hands, card) -> (n, d), or None when stopped. rows: (last, first, length, heads)
@@ -3484,17 +3558,7 @@ PyObject* reply_card(PyObject* o, PyObject* args) {
     if (!PyArg_ParseTuple(args, "OOi", &rows, &hands, &card)) return nullptr;
     Table t;
     Hands hs;
-    if (!read_position(rows, hands, 2, t, hs)) return nullptr;
-    for (int i = 0; i < t.n; ++i) t.r[i].pad = uint8_t(i);
-    std::stable_sort(t.r, t.r + t.n, [](const Row& x, const Row& y) { return x.last < y.last; });
-    if (card < 1 || card > MAXCARD || !((hs.h[B.me] >> card) & 1)) {
-        PyErr_Format(PyExc_ValueError, "card %d is not in seat %d's hand", card, B.me);
-        return nullptr;
-    }
-    if (popcount128(hs.h[0]) != popcount128(hs.h[1]) || (hs.h[0] & hs.h[1])) {
-        PyErr_SetString(PyExc_ValueError, "the hands must be disjoint and of equal size");
-        return nullptr;
-    }
+    if (!reply_position(B, rows, hands, t, hs) || !reply_card_ok(B, hs, card)) return nullptr;
     if (B.stopped) Py_RETURN_NONE;
     Q v;
     try {
@@ -3508,13 +3572,109 @@ PyObject* reply_card(PyObject* o, PyObject* args) {
     return q_obj(v);
 }
 
+// cards(rows, hands, cards, threads) -> [(n, d) or None for each card]: the cards valued by
+// `threads` threads sharing the table, each taking the next card not yet begun; this thread
+// is one of them and polls (progress, time limit, Ctrl-C) for all; None for a card that a stop
+// left unvalued.
+PyObject* reply_cards(PyObject* o, PyObject* args) {
+    ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
+    BotReply& B = *self->core;
+    PyObject *rows, *hands, *seq;
+    int threads;
+    if (!PyArg_ParseTuple(args, "OOOi", &rows, &hands, &seq, &threads)) return nullptr;
+    if (threads < 1 || threads > 64) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1..64, got %d", threads);
+        return nullptr;
+    }
+    Table t;
+    Hands hs;
+    if (!reply_position(B, rows, hands, t, hs)) return nullptr;
+    int nc = 0;
+    int cv[MAXCARD + 1];
+    if (!read_int_seq(seq, cv, MAXCARD + 1, nc, "cards")) return nullptr;
+    for (int i = 0; i < nc; ++i)
+        if (!reply_card_ok(B, hs, cv[i])) return nullptr;
+    std::vector<Q> val(static_cast<size_t>(nc));
+    std::vector<char> got(static_cast<size_t>(nc), 0);
+    std::atomic<int> next{0}, running{0};
+    std::atomic<bool> oom{false};
+    B.cards_done = 0;
+    auto work = [&](BotReply& W) {
+        for (;;) {
+            int i = next.fetch_add(1);
+            if (i >= nc) return;
+            try {
+                val[size_t(i)] = W.card_value(t, hs, cv[i]);
+                got[size_t(i)] = 1;
+                ++B.cards_done;
+            } catch (ReplyStopped&) {
+                return;
+            } catch (std::bad_alloc&) {
+                oom = true;
+                B.halt = true;
+                return;
+            }
+        }
+    };
+    std::vector<std::unique_ptr<BotReply>> helpers;
+    std::vector<std::thread> pool;
+    if (!B.stopped) {
+        try {
+            for (int i = 1; i < threads && i < nc; ++i) {
+                helpers.emplace_back(new BotReply(B));
+                BotReply* h = helpers.back().get();
+                ++running;
+                try {
+                    pool.emplace_back([&work, &running, h] {
+                        work(*h);
+                        --running;
+                    });
+                } catch (...) {
+                    --running;
+                    throw;
+                }
+            }
+        } catch (std::exception&) {  // (no more threads or memory: fewer threads)
+        }
+        work(B);
+        while (running > 0) {  // the others still search: poll for them
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            reply_poll(self);
+            if (B.stopped) B.halt = true;
+        }
+        for (std::thread& th : pool) th.join();
+        for (auto& h : helpers) B.nodes += h->nodes;
+    }
+    if (oom) return PyErr_NoMemory();
+    if (self->error) return nullptr;
+    PyObject* out = PyList_New(nc);
+    if (!out) return nullptr;
+    for (int i = 0; i < nc; ++i) {
+        PyObject* x;
+        if (got[size_t(i)]) {
+            x = q_obj(val[size_t(i)]);
+            if (!x) {
+                Py_DECREF(out);
+                return nullptr;
+            }
+        } else {
+            x = Py_None;
+            Py_INCREF(x);
+        }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
 PyObject* reply_stats(PyObject* o, PyObject*) {
     ReplyObject* self = reinterpret_cast<ReplyObject*>(o);
     BotReply& B = *self->core;
-    return Py_BuildValue("{sKsKsKsOsK}", "positions", (unsigned long long)B.tab.filled, "nodes",
-                         (unsigned long long)B.nodes, "table_bytes",
+    return Py_BuildValue("{sKsKsKsOsKsi}", "positions", (unsigned long long)B.tab.filled.load(),
+                         "nodes", (unsigned long long)B.nodes, "table_bytes",
                          (unsigned long long)B.tab.bytes(), "full",
-                         B.tab.full ? Py_True : Py_False, "replaced", (unsigned long long)B.tab.replaced);
+                         B.tab.full.load() ? Py_True : Py_False, "replaced",
+                         (unsigned long long)B.tab.replaced.load(), "cards_done",
+                         B.cards_done.load());
 }
 
 PyObject* reply_interrupted(PyObject* o, PyObject*) {
@@ -3527,7 +3687,10 @@ PyMethodDef reply_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "configure(time_limit=0.0, progress=None, every=0.5)"},
     {"card", reply_card, METH_VARARGS,
      "card(rows, hands, card) -> exact expected diff of playing card now, or None when stopped"},
-    {"stats", reply_stats, METH_NOARGS, "positions, nodes, table_bytes, full"},
+    {"cards", reply_cards, METH_VARARGS,
+     "cards(rows, hands, cards, threads) -> [exact expected diff of each card, or None]"},
+    {"stats", reply_stats, METH_NOARGS,
+     "positions, nodes, table_bytes, full, replaced, cards_done"},
     {"interrupted", reply_interrupted, METH_NOARGS, "True if Ctrl-C stopped the last call"},
     {nullptr, nullptr, 0, nullptr}};
 

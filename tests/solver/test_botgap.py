@@ -21,7 +21,7 @@ from solver_helpers import ctrl_c_default, position_strategy
 
 from solver import native
 from solver.api import solve_position
-from solver.botgap import _key, against_bot, bot_gap
+from solver.botgap import _key, against_bot, bot_gap, heads_left
 from solver.errors import SolverError
 from take6 import (
     EndCondition,
@@ -296,18 +296,25 @@ def reply_positions(draw: st.DrawFn) -> Position:
 
 @compiled
 @settings(max_examples=150, deadline=None)
-@given(reply_positions(), st.sampled_from(list(BOTS)), st.sampled_from([0, 1]))
-def test_compiled_reply_equals_the_reference(pos: Position, bot: str, me: int) -> None:
-    fast = against_bot(pos, bot, me, core="native", memory=1 << 16)
+@given(
+    reply_positions(), st.sampled_from(list(BOTS)), st.sampled_from([0, 1]), st.sampled_from([1, 2])
+)
+def test_compiled_reply_equals_the_reference(
+    pos: Position, bot: str, me: int, threads: int
+) -> None:
+    fast = against_bot(pos, bot, me, core="native", memory=1 << 16, threads=threads)
     ref = against_bot(pos, bot, me, core="python")
     assert (fast.core, ref.core) == ("native", "python")
     assert fast.solved and fast.value == ref.value and fast.cards == ref.cards, str(pos)
+    assert list(fast.cards) == list(ref.cards)  # (in the hand's order, whichever thread)
 
 
 @compiled
-def test_compiled_reply_reproduces_the_stored_k6_figures() -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_compiled_reply_reproduces_the_stored_k6_figures(threads: int) -> None:
     """notebooks/botgap.jsonl holds the Python reference's replies on the 2 x 6 deals (each
-    one to two minutes there): the compiled reply finds the same exact values, card by card."""
+    one to two minutes there): the compiled reply finds the same exact values, card by card,
+    with one thread and with two sharing the table."""
     from solver.study.run import benchmark_deal
 
     path = Path(__file__).resolve().parents[2] / "notebooks" / "botgap.jsonl"
@@ -315,8 +322,9 @@ def test_compiled_reply_reproduces_the_stored_k6_figures() -> None:
     stored = [d for d in lines if d["k"] == 6 and d["bot"] in ("random", "cheapest")]
     assert len(stored) == 6
     for d in stored:
-        r = against_bot(benchmark_deal(6, d["seed"]), d["bot"], 0, core="native")
+        r = against_bot(benchmark_deal(6, d["seed"]), d["bot"], 0, core="native", threads=threads)
         assert r.value == Fraction(d["against_bot"]), (d["seed"], d["bot"])
+        assert r.threads == threads
         assert {str(c): str(v) for c, v in r.cards.items()} == d["first_cards"]
 
 
@@ -347,12 +355,14 @@ def test_core_choice() -> None:
 
 
 @compiled
-def test_ctrl_c_stops_the_compiled_reply_with_a_bound() -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_the_compiled_reply_with_a_bound(threads: int) -> None:
+    """Ctrl-C stops every thread of the reply at once, with the cards valued so far."""
     code = (
         "from solver.botgap import against_bot\n"
         "from solver.study.run import benchmark_deal\n"
         "print('started', flush=True)\n"
-        "r = against_bot(benchmark_deal(8, 1), 'cheapest', 0, core='native')\n"
+        f"r = against_bot(benchmark_deal(8, 1), 'cheapest', 0, core='native', threads={threads})\n"
         "print(r.core, r.solved, r.interrupted, r.lower, len(r.cards))\n"
     )
     proc = subprocess.Popen(
@@ -372,6 +382,21 @@ def test_ctrl_c_stops_the_compiled_reply_with_a_bound() -> None:
     core, solved, interrupted, lower, done = out.split()
     assert (core, solved, interrupted) == ("native", "False", "True")
     assert int(done) < 8 and Fraction(lower) >= -heads_of_deal(8, 1)
+
+
+@compiled
+def test_a_time_limit_stops_every_thread_of_the_reply() -> None:
+    """With two threads, the time limit stops the one that does not poll too: the call returns
+    at once (the whole reply takes a minute) with the bound the cards valued so far prove."""
+    pos = logik_deal(8, 0)
+    t0 = time.perf_counter()
+    r = against_bot(pos, "random", 0, core="native", threads=2, time_limit=1.0)
+    assert time.perf_counter() - t0 < 6
+    assert not r.solved and not r.interrupted and r.value is None and r.threads == 2
+    assert set(r.cards) < set(pos.hands[0])
+    assert r.lower == (max(r.cards.values()) if r.cards else -heads_left(pos))
+    with pytest.raises(SolverError, match=r"threads must be 1\.\.64, got 0"):
+        against_bot(pos, "random", 0, threads=0)
 
 
 def heads_of_deal(k: int, seed: int) -> int:
