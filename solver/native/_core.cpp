@@ -2461,6 +2461,7 @@ struct ReplyTable {
     u64 budget = 0;
     int bits = 0;                 // 2^bits shards
     std::atomic<bool> full{false};  // the budget was reached: new entries replace old ones
+    bool concurrent = false;        // threads share it now (set while they run)
     static constexpr u64 REPLACE_WINDOW = 8;
 
     struct Hold {  // a shard's spin lock, held while in scope
@@ -2542,8 +2543,9 @@ struct ReplyTable {
         Shard& s = sh[si];
         E x{k.a, tag(k.b, depth), v.n, v.d};
         u64 n = s.mask + 1;
-        for (u64 i = k.a & s.mask; s.e[i].d != 0; i = (i + 1) & s.mask)
-            if (s.e[i].a == x.a && s.e[i].b == x.b) return;  // (another thread stored it)
+        if (concurrent)  // another thread may have stored it meanwhile (one thread: never)
+            for (u64 i = k.a & s.mask; s.e[i].d != 0; i = (i + 1) & s.mask)
+                if (s.e[i].a == x.a && s.e[i].b == x.b) return;
         while ((s.filled + 1) * 10 > n * 7) {  // past 70% full
             if (reserve(n)) {
                 try {
@@ -3528,7 +3530,7 @@ PyObject* reply_configure(PyObject* o, PyObject* args, PyObject* kw) {
 
 // The position of a reply call, rows sorted by their last card, each knowing its number (the
 // bots' tie-breaks read it); false with a Python error set when it is not one.
-bool reply_position(BotReply& B, PyObject* rows, PyObject* hands, Table& t, Hands& hs) {
+bool reply_position(PyObject* rows, PyObject* hands, Table& t, Hands& hs) {
     if (!read_position(rows, hands, 2, t, hs)) return false;
     for (int i = 0; i < t.n; ++i) t.r[i].pad = uint8_t(i);
     std::stable_sort(t.r, t.r + t.n, [](const Row& x, const Row& y) { return x.last < y.last; });
@@ -3536,7 +3538,6 @@ bool reply_position(BotReply& B, PyObject* rows, PyObject* hands, Table& t, Hand
         PyErr_SetString(PyExc_ValueError, "the hands must be disjoint and of equal size");
         return false;
     }
-    (void)B;
     return true;
 }
 
@@ -3558,7 +3559,7 @@ PyObject* reply_card(PyObject* o, PyObject* args) {
     if (!PyArg_ParseTuple(args, "OOi", &rows, &hands, &card)) return nullptr;
     Table t;
     Hands hs;
-    if (!reply_position(B, rows, hands, t, hs) || !reply_card_ok(B, hs, card)) return nullptr;
+    if (!reply_position(rows, hands, t, hs) || !reply_card_ok(B, hs, card)) return nullptr;
     if (B.stopped) Py_RETURN_NONE;
     Q v;
     try {
@@ -3588,7 +3589,7 @@ PyObject* reply_cards(PyObject* o, PyObject* args) {
     }
     Table t;
     Hands hs;
-    if (!reply_position(B, rows, hands, t, hs)) return nullptr;
+    if (!reply_position(rows, hands, t, hs)) return nullptr;
     int nc = 0;
     int cv[MAXCARD + 1];
     if (!read_int_seq(seq, cv, MAXCARD + 1, nc, "cards")) return nullptr;
@@ -3619,6 +3620,7 @@ PyObject* reply_cards(PyObject* o, PyObject* args) {
     std::vector<std::unique_ptr<BotReply>> helpers;
     std::vector<std::thread> pool;
     if (!B.stopped) {
+        B.tab.concurrent = threads > 1 && nc > 1;  // (before any thread starts)
         try {
             for (int i = 1; i < threads && i < nc; ++i) {
                 helpers.emplace_back(new BotReply(B));
@@ -3643,6 +3645,7 @@ PyObject* reply_cards(PyObject* o, PyObject* args) {
             if (B.stopped) B.halt = true;
         }
         for (std::thread& th : pool) th.join();
+        B.tab.concurrent = false;
         for (auto& h : helpers) B.nodes += h->nodes;
     }
     if (oom) return PyErr_NoMemory();
