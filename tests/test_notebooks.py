@@ -21,7 +21,7 @@ SMALL = {
     "TAKE6_NB_BOTGAP_K": "2,3",
     "TAKE6_NB_SAFE_K": "4",
     "TAKE6_NB_RANDOM_K": "4",
-    "TAKE6_NB_CHEAPEST_K": "4",
+    "TAKE6_NB_CHEAPEST_K": "",  # (cheapest is in BOTGAP_K already)
     "TAKE6_NB_BOTGAP_SEEDS": "2",
     "TAKE6_NB_SAFETY_K": "1,2,3",
     "TAKE6_NB_SAFETY3_K": "1,2",
