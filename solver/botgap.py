@@ -223,13 +223,16 @@ def against_bot(
                 raise KeyboardInterrupt if fast.interrupted else Stopped
             return v
 
-        if threads > 1 and root.phase is Phase.CHOOSE:
-            got = fast.cards(root.rows, root.hands, first, threads)
-            cards.update((c, v) for c, v in got.items() if v is not None)
-            solved = len(cards) == len(first)
-            interrupted = not solved and fast.interrupted
-        else:
-            solved, interrupted = _value_first_cards(root, first, cards, value_of)
+        try:
+            if threads > 1 and root.phase is Phase.CHOOSE:
+                got = fast.cards(root.rows, root.hands, first, threads)
+                cards.update((c, v) for c, v in got.items() if v is not None)
+                solved = len(cards) == len(first)
+                interrupted = not solved and fast.interrupted
+            else:
+                solved, interrupted = _value_first_cards(root, first, cards, value_of)
+        finally:
+            fast.close()  # (the table now, not when the progress callback's cycle is collected)
         r = _reply(
             position, b, player, root, cards, solved, interrupted,
             fast.positions, fast.nodes, t0, c0, "native", "",

@@ -469,6 +469,27 @@ class NativeReply:
         except MemoryError:
             raise SolverError(f"cannot allocate the reply's table in {memory} bytes") from None
         self.core.configure(time_limit=time_limit or 0.0, progress=progress, every=progress_every)
+        self._last: dict[str, Any] = {}
+        self._was_interrupted = False
+
+    def close(self) -> None:
+        """Free the table now; the counts (:attr:`positions`, ...) stay readable, a new call is
+        an error. Without it the table goes when this object is collected, which a progress
+        callback referring back to it defers to Python's cycle collector: a second large
+        table could be allocated while the first is still held (``against_bot`` closes its
+        own)."""
+        if self.core is not None:
+            self._last = self.core.stats()
+            self._was_interrupted = bool(self.core.interrupted())
+            self.core = None
+
+    def _live(self) -> Any:
+        if self.core is None:
+            raise SolverError("this reply was closed: its table is gone")
+        return self.core
+
+    def _stats(self) -> dict[str, Any]:
+        return self._last if self.core is None else self.core.stats()
 
     def card(
         self, rows: Sequence[Sequence[int]], hands: Sequence[Sequence[int]], card: int
@@ -478,7 +499,7 @@ class NativeReply:
         are the reference's rows in their order (the bots' tie-breaks read row numbers)."""
         table = self._table
         compact = [(r[-1], r[0], len(r), sum(table[c] for c in r)) for r in rows]
-        got = self.core.card(compact, [list(h) for h in hands], card)
+        got = self._live().card(compact, [list(h) for h in hands], card)
         return None if got is None else Fraction(*got)
 
     def cards(
@@ -493,38 +514,38 @@ class NativeReply:
         limit, Ctrl-C); None for a card a stop left unvalued."""
         table = self._table
         compact = [(r[-1], r[0], len(r), sum(table[c] for c in r)) for r in rows]
-        got = self.core.cards(compact, [list(h) for h in hands], list(cards), threads)
+        got = self._live().cards(compact, [list(h) for h in hands], list(cards), threads)
         return {c: None if v is None else Fraction(*v) for c, v in zip(cards, got, strict=True)}
 
     @property
     def positions(self) -> int:
-        return int(self.core.stats()["positions"])
+        return int(self._stats()["positions"])
 
     @property
     def nodes(self) -> int:
-        return int(self.core.stats()["nodes"])
+        return int(self._stats()["nodes"])
 
     @property
     def cards_done(self) -> int:
         """First cards valued so far by the threads of the running :meth:`cards` call."""
-        return int(self.core.stats()["cards_done"])
+        return int(self._stats()["cards_done"])
 
     @property
     def replaced(self) -> int:
         """How many stored positions new ones replaced once the memory budget was reached (each
         time the one of fewest cards a hand among a few slots, never one of more cards than the
         new one); a position not stored, or replaced, is searched again when met."""
-        return int(self.core.stats()["replaced"])
+        return int(self._stats()["replaced"])
 
     @property
     def full(self) -> bool:
         """True when the memory budget was reached: the table no longer grows, new positions
         replace stored ones. The values stay exact: positions not found are searched again."""
-        return bool(self.core.stats()["full"])
+        return bool(self._stats()["full"])
 
     @property
     def interrupted(self) -> bool:
-        return bool(self.core.interrupted())
+        return self._was_interrupted if self.core is None else bool(self.core.interrupted())
 
 
 def _num(q: tuple[int, int]) -> Num:
