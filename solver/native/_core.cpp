@@ -2431,8 +2431,15 @@ class Searcher {
 // above, with a table of exact values between turns. Rows carry their number in the reference's
 // order (Row::pad), which the bots' tie-breaks read. The table's key: for random the canonical
 // key (make_key; random is blind to every renaming that key forgets); for the other two the
-// live cards in order as well, but each row with its true length and its number (their
-// tie-breaks read both).
+// live cards in order as well, but each row with its true length (their tie-breaks read it),
+// and its number only where the value read it. A row's number decides a bot's row choice only
+// on a tie (two options of equal heads and length): cheapest() counts those (`ties`). A
+// position whose search met no such tie, and whose every stored position below it was met by
+// the key without numbers, is stored by that key: any position that differs from it only in
+// the rows' numbers makes every bot choice the same way, move for move (the tie-breaks are never
+// reached), so it has the same value. Any other position is stored by the key with the numbers
+// and counts as a tie for the positions above it. Measured on the deal 8 0 against cheapest:
+// 9.8 M positions instead of 19.4 M, 33 s of CPU instead of 42.
 
 enum BotKind { BOT_RANDOM = 0, BOT_CHEAPEST = 1, BOT_SAFE = 2 };
 
@@ -2610,6 +2617,7 @@ struct BotReply {
     std::shared_ptr<ReplyTable> shared = std::make_shared<ReplyTable>();
     ReplyTable& tab = *shared;  // (one table for every thread of a run)
     u64 nodes = 0, ticks = 0;
+    u64 ties = 0;  // bot row choices decided by the rows' numbers (their counter only moves)
     double deadline = 0;  // 0: none
     bool interrupted = false, stopped = false;
     void (*poll)(void*) = nullptr;  // called every 1024 positions; sets stopped to stop
@@ -2624,15 +2632,16 @@ struct BotReply {
         : R(main.R), me(main.me), bot(main.bot), kind(main.kind), sign(main.sign),
           shared(main.shared), tab(*shared), halted(&main.halt) {}
 
-    Key key(const Table& t, const Hands& hs) const {
+    Key key(const Table& t, const Hands& hs, bool with_pad) const {
         if (kind == BOT_RANDOM) return make_key(R, t, hs);
         Hasher H;
-        H.add(u64(6) << 56);
+        H.add(u64(with_pad ? 6 : 7) << 56);
+        const u64 pad_mask = with_pad ? 0xff : 0;
         if (R.profi) {
             for (int i = 0; i < t.n; ++i) {
                 const Row& r = t.r[i];
-                H.add((u64(r.pad) << 48) | (u64(r.last) << 40) | (u64(r.first) << 32) |
-                      (u64(r.len) << 24) | u64(uint32_t(r.heads) & 0xffffff));
+                H.add((u64(r.pad & pad_mask) << 48) | (u64(r.last) << 40) |
+                      (u64(r.first) << 32) | (u64(r.len) << 24) | u64(uint32_t(r.heads) & 0xffffff));
             }
             for (int p = 0; p < hs.n; ++p) {
                 H.add(u64(hs.h[p]));
@@ -2641,11 +2650,12 @@ struct BotReply {
             return Key{H.a, H.b};
         }
         // The live cards in ascending order: a hand card as its owner and heads, a row (at its
-        // last card) as its length, heads and number.
+        // last card) as its length, heads and (with_pad) number.
         u128 all = 0;
         for (int p = 0; p < hs.n; ++p) all |= hs.h[p];
-        auto row_word = [](const Row& r) {
-            return (u64(2) << 56) | (u64(r.pad) << 48) | (u64(r.len) << 32) | u64(uint32_t(r.heads));
+        auto row_word = [pad_mask](const Row& r) {
+            return (u64(2) << 56) | (u64(r.pad & pad_mask) << 48) | (u64(r.len) << 32) |
+                   u64(uint32_t(r.heads));
         };
         int ri = 0;
         u128 rest = all;
@@ -2671,8 +2681,9 @@ struct BotReply {
     }
 
     // cheapest_row: the option taken by a bot that takes the cheapest row.
-    int cheapest(const Table& t, const Opt* opts, int n) const {
+    int cheapest(const Table& t, const Opt* opts, int n) {
         int best = 0;
+        bool tie = false;
         i64 bk[3] = {0, 0, 0};
         for (int i = 0; i < n; ++i) {
             const Row& r = t.r[opts[i].row];
@@ -2682,10 +2693,14 @@ struct BotReply {
                 k[1] = i64(sign) * r.len;
             }
             if (i == 0 || std::lexicographical_compare(k, k + 3, bk, bk + 3)) {
+                tie = i > 0 && k[0] == bk[0] && k[1] == bk[1];
                 best = i;
                 std::copy(k, k + 3, bk);
+            } else if (k[0] == bk[0] && k[1] == bk[1]) {
+                tie = true;
             }
         }
+        if (tie) ++ties;
         return best;
     }
 
@@ -2772,18 +2787,29 @@ struct BotReply {
     Q value(const Table& t, const Hands& hs) {
         int depth = popcount128(hs.h[me]);
         bool stored = depth >= 2;
-        Key k{0, 0};
+        Key k{0, 0}, kf{0, 0};
         Q v;
         if (stored) {
-            k = key(t, hs);
-            if (tab.get(k, depth, v)) return v;
+            if (kind == BOT_RANDOM) {
+                k = kf = key(t, hs, true);
+                if (tab.get(k, depth, v)) return v;
+            } else {
+                kf = key(t, hs, false);
+                if (tab.get(kf, depth, v)) return v;
+                k = key(t, hs, true);
+                if (tab.get(k, depth, v)) {
+                    ++ties;
+                    return v;
+                }
+            }
         }
+        const u64 ties0 = ties;
         tick();
         int mine[128];
         int nm = cards_of(hs.h[me], mine);
         Q best = card_value(t, hs, mine[0]);
         for (int i = 1; i < nm; ++i) best = qmax(best, card_value(t, hs, mine[i]));
-        if (stored) tab.put(k, depth, best);
+        if (stored) tab.put(ties == ties0 ? kf : k, depth, best);
         return best;
     }
 };
