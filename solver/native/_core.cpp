@@ -2522,6 +2522,30 @@ struct ReplyTable {
             }
         }
     }
+    // get() of either of two keys of one first half (k, or k.a with second half b2): 1 or 2
+    // for the one found, 0 for neither.
+    int get_either(const Key& k, u64 b2, int depth, Q& v) {
+        u64 b = tag(k.b, depth), c = tag(b2, depth);
+        size_t si = shard_of(k.a);
+        Hold hold(locks[si]);
+        const Shard& s = sh[si];
+        for (u64 i = k.a & s.mask;; i = (i + 1) & s.mask) {
+            const E& x = s.e[i];
+            if (x.d == 0) return 0;
+            if (x.a == k.a && (x.b == b || x.b == c)) {
+                if (x.d > 0) {
+                    v.n = x.n;
+                    v.d = x.d;
+                    v.b.reset();
+                } else {
+                    v = Q();
+                    std::lock_guard<std::mutex> g(big_mu);
+                    v.b = big[size_t(x.n)];
+                }
+                return x.b == b ? 1 : 2;
+            }
+        }
+    }
     static void insert(std::vector<E>& into, u64 m, const E& x) {
         for (u64 i = x.a & m;; i = (i + 1) & m)
             if (into[i].d == 0) {
@@ -2632,16 +2656,16 @@ struct BotReply {
         : R(main.R), me(main.me), bot(main.bot), kind(main.kind), sign(main.sign),
           shared(main.shared), tab(*shared), halted(&main.halt) {}
 
-    Key key(const Table& t, const Hands& hs, bool with_pad) const {
+    // The key without the rows' numbers (for random the canonical key).
+    Key key(const Table& t, const Hands& hs) const {
         if (kind == BOT_RANDOM) return make_key(R, t, hs);
         Hasher H;
-        H.add(u64(with_pad ? 6 : 7) << 56);
-        const u64 pad_mask = with_pad ? 0xff : 0;
+        H.add(u64(6) << 56);
         if (R.profi) {
             for (int i = 0; i < t.n; ++i) {
                 const Row& r = t.r[i];
-                H.add((u64(r.pad & pad_mask) << 48) | (u64(r.last) << 40) |
-                      (u64(r.first) << 32) | (u64(r.len) << 24) | u64(uint32_t(r.heads) & 0xffffff));
+                H.add((u64(r.last) << 40) | (u64(r.first) << 32) | (u64(r.len) << 24) |
+                      u64(uint32_t(r.heads) & 0xffffff));
             }
             for (int p = 0; p < hs.n; ++p) {
                 H.add(u64(hs.h[p]));
@@ -2650,12 +2674,11 @@ struct BotReply {
             return Key{H.a, H.b};
         }
         // The live cards in ascending order: a hand card as its owner and heads, a row (at its
-        // last card) as its length, heads and (with_pad) number.
+        // last card) as its length and heads.
         u128 all = 0;
         for (int p = 0; p < hs.n; ++p) all |= hs.h[p];
-        auto row_word = [pad_mask](const Row& r) {
-            return (u64(2) << 56) | (u64(r.pad & pad_mask) << 48) | (u64(r.len) << 32) |
-                   u64(uint32_t(r.heads));
+        auto row_word = [](const Row& r) {
+            return (u64(2) << 56) | (u64(r.len) << 32) | u64(uint32_t(r.heads));
         };
         int ri = 0;
         u128 rest = all;
@@ -2668,6 +2691,14 @@ struct BotReply {
         }
         for (; ri < t.n; ++ri) H.add(row_word(t.r[ri]));
         return Key{H.a, H.b};
+    }
+
+    // The key with the rows' numbers: the same first half (so one probe sequence finds either),
+    // the second mixed with the numbers in the rows' order (the order the key above lists them).
+    static Key with_numbers(const Key& k, const Table& t) {
+        u64 sig = 0x5851f42d4c957f2dULL;
+        for (int i = 0; i < t.n; ++i) sig = mix64(sig ^ (u64(t.r[i].pad) + 1));
+        return Key{k.a, k.b ^ sig};
     }
 
     void tick() {
@@ -2791,13 +2822,14 @@ struct BotReply {
         Q v;
         if (stored) {
             if (kind == BOT_RANDOM) {
-                k = kf = key(t, hs, true);
+                k = kf = key(t, hs);
                 if (tab.get(k, depth, v)) return v;
             } else {
-                kf = key(t, hs, false);
-                if (tab.get(kf, depth, v)) return v;
-                k = key(t, hs, true);
-                if (tab.get(k, depth, v)) {
+                kf = key(t, hs);
+                k = with_numbers(kf, t);
+                int found = tab.get_either(kf, k.b, depth, v);
+                if (found == 1) return v;
+                if (found == 2) {
                     ++ties;
                     return v;
                 }
