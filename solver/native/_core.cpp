@@ -2500,30 +2500,8 @@ struct ReplyTable {
     }
     size_t shard_of(u64 a) const { return bits ? size_t(a >> (64 - bits)) : 0; }
     static u64 tag(u64 b, int depth) { return (b & ~(u64(0xff) << 56)) | (u64(depth) << 56); }
-    bool get(const Key& k, int depth, Q& v) {
-        u64 b = tag(k.b, depth);
-        size_t si = shard_of(k.a);
-        Hold hold(locks[si]);
-        const Shard& s = sh[si];
-        for (u64 i = k.a & s.mask;; i = (i + 1) & s.mask) {
-            const E& x = s.e[i];
-            if (x.d == 0) return false;
-            if (x.a == k.a && x.b == b) {
-                if (x.d > 0) {
-                    v.n = x.n;
-                    v.d = x.d;
-                    v.b.reset();
-                } else {
-                    v = Q();
-                    std::lock_guard<std::mutex> g(big_mu);
-                    v.b = big[size_t(x.n)];
-                }
-                return true;
-            }
-        }
-    }
-    // get() of either of two keys of one first half (k, or k.a with second half b2): 1 or 2
-    // for the one found, 0 for neither.
+    // The value stored under either of two keys of one first half (k, or k.a with second half
+    // b2): 1 or 2 for the one found, 0 for neither.
     int get_either(const Key& k, u64 b2, int depth, Q& v) {
         u64 b = tag(k.b, depth), c = tag(b2, depth);
         size_t si = shard_of(k.a);
@@ -2546,6 +2524,7 @@ struct ReplyTable {
             }
         }
     }
+    bool get(const Key& k, int depth, Q& v) { return get_either(k, k.b, depth, v) != 0; }
     static void insert(std::vector<E>& into, u64 m, const E& x) {
         for (u64 i = x.a & m;; i = (i + 1) & m)
             if (into[i].d == 0) {
