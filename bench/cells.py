@@ -10,11 +10,19 @@ equal.
 
     python bench/cells.py                      # k = 6, 7, 8; 5 seeds; one thread
     python bench/cells.py --k 9 --seeds 3 --memory 8G --threads 2
+    python bench/cells.py --k 9 --seeds 5 --memory 8G --threads 2 --side-by-side
+
+With ``--side-by-side`` each deal is solved by cells twice, one after the other on the same
+threads: with the proofs that a row or column gains nothing one at a time (each leaf search
+using every thread) and with ``--threads`` of them side by side (each leaf search on a thread
+of its own, one table). Prints wall-clock seconds (what a second thread is for), CPU seconds
+and nodes of both, and per k the median of the wall-time ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import tempfile
@@ -36,11 +44,21 @@ def main() -> int:
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--memory", default="2G", help="table budget of each solve (default 2G)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument(
+        "--side-by-side",
+        action="store_true",
+        help="compare the proofs one at a time against --threads of them side by side",
+    )
     args = ap.parse_args()
+    if args.side_by_side and args.threads < 2:
+        print("--side-by-side needs --threads 2 or more", file=sys.stderr)
+        return 2
     if not AVAILABLE:
         print(f"the compiled core is not built ({unavailable_reason()})", file=sys.stderr)
         return 2
     memory = parse_memory(args.memory)
+    if args.side_by_side:
+        return compare_side_by_side(args, memory)
     print("k seed | ordinary: CPU s, nodes | cells: CPU s, nodes, leaf searches, game, file")
     for k in args.k:
         ratios, plain_cpu, cells_cpu = [], [], []
@@ -70,6 +88,53 @@ def main() -> int:
             f"k = {k}: median CPU s ordinary {statistics.median(plain_cpu):.2f}, cells "
             f"{statistics.median(cells_cpu):.2f}; ratio cells / ordinary median "
             f"{statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f})",
+            flush=True,
+        )
+    return 0
+
+
+def compare_side_by_side(args: argparse.Namespace, memory: int) -> int:
+    print(
+        "k seed | one at a time: wall s, CPU s, nodes, searches | side by side: wall s, CPU s, "
+        "nodes, searches (on threads of their own) | wall ratio"
+    )
+    for k in args.k:
+        ratios, one_wall, side_wall = [], [], []
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            pos = deal(k, seed)
+            got = []
+            for width in (1, args.threads):
+                with tempfile.TemporaryDirectory() as tmp:
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    res, run = solve_by_cells(
+                        pos,
+                        Path(tmp) / "cells.jsonl",
+                        core="native",
+                        memory=memory,
+                        threads=args.threads,
+                        side_by_side=width,
+                    )
+                    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                    stats = run.stats
+                    del run  # (its search holds the table: freed before the next solve)
+                    gc.collect()
+                    got.append((res, stats, wall, cpu))
+            (a, ra, wa, ca), (b, rb, wb, cb) = got
+            assert a.value == b.value, (k, seed)
+            one_wall.append(wa)
+            side_wall.append(wb)
+            ratios.append(wb / wa)
+            print(
+                f"{k} {seed} | {wa:8.2f} {ca:8.2f} {a.nodes:>13,} {ra.searches:4d} | "
+                f"{wb:8.2f} {cb:8.2f} {b.nodes:>13,} {rb.searches:4d} "
+                f"({rb.side_by_side}) | {wb / wa:.2f}",
+                flush=True,
+            )
+        print(
+            f"k = {k}: median wall s one at a time {statistics.median(one_wall):.2f}, side by "
+            f"side {statistics.median(side_wall):.2f}; ratio side by side / one at a time "
+            f"median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max "
+            f"{max(ratios):.2f}), in all {sum(side_wall) / sum(one_wall):.2f}",
             flush=True,
         )
     return 0

@@ -38,14 +38,15 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import IO, Any
+from functools import partial
+from typing import IO, Any, TypeVar
 
 from solver.api import Result, fraction_text, make_search, marginals, peak_rss, text_fraction
 from solver.errors import SolverError
-from solver.kernel import to_table
+from solver.kernel import Hands, Table, to_table
 from solver.matrix import GameSolution, Num, solve_game
 from solver.problem import Objective, Problem, make_problem
 from solver.search import Search
@@ -308,6 +309,23 @@ class CellFile:
 
 
 # -- the double oracle --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Job:
+    """A leaf search a proof needs: the window in the leaf position's own terms."""
+
+    leaf: Leaf
+    alpha: Num
+    beta: Num
+
+
+T = TypeVar("T")
+Line = list[tuple[Tree, Fraction]]
+"""A deviation's cells, each with the probability the other side's strategy gives it."""
+Proof = Generator[Job, None, T]
+"""A proof that yields the leaf searches it needs, one at a time, and reads their bounds back
+from the file when it resumes; its result is the generator's return value."""
+
+
 class Stopped(Exception):
     """A limit or Ctrl-C stopped a leaf's search (its bounds are kept)."""
 
@@ -322,6 +340,9 @@ class CellStats:
     leaves: int = 0
     exact: int = 0
     searches: int = 0
+    side_by_side: int = 0
+    """Leaf searches run on a thread of their own beside others
+    (:attr:`CellsSolve.side_by_side`)."""
     nodes: int = 0
     phase: str = ""
 
@@ -342,6 +363,10 @@ class CellsSolve:
     solution: tuple[Num, dict[int, Fraction], dict[int, Fraction]] | None = None
     """The root's value and optimal strategies once :meth:`run` has found them."""
     restricted: tuple[list[int], list[int]] = field(default_factory=lambda: ([0], [0]))
+    side_by_side: int = 1
+    """How many proofs that a row or column gains nothing run at once, each leaf search on a
+    thread of its own (the compiled core's ``start``); 1: one at a time, each leaf search
+    with all the search's threads."""
     """The rows and columns of the restricted game (indices into ``rows`` and ``cols``)."""
     _static: dict[str, tuple[int, int]] = field(default_factory=dict)
 
@@ -367,40 +392,69 @@ class CellsSolve:
         return self.bounds(self.trees[i][j])
 
     # searches -------------------------------------------------------------------------------
-    def _search(self, leaf: Leaf, alpha: Num | None, beta: Num | None) -> None:
-        """Search a leaf with the window ``(alpha, beta)`` in cell terms (None: open)."""
+    # The proofs are written as generators that yield the leaf searches they need (a Job) and
+    # read the bounds back from the file once each is done: `_drive` runs one generator's
+    # searches one after the other (each search using every thread the search has), and
+    # `_first_gaining` runs the proofs of several rows or columns side by side, one leaf
+    # search a thread (`NativeSearch.start`), on one shared table.
+    def _job(self, leaf: Leaf, alpha: Num | None, beta: Num | None) -> Job | None:
+        """The search that brings a leaf's bounds to the window ``(alpha, beta)`` in cell
+        terms (None: open), or None when its bounds already do."""
         lo, hi = self.leaf_bounds(leaf)
         if lo == hi:
-            return
+            return None
         if (alpha is not None and hi <= alpha) or (beta is not None and lo >= beta):
-            return
-        search = self.search
-        node = leaf.node
-        table = to_table(node.rows, self.problem.rules.heads)
+            return None
         a = lo - 1 if alpha is None else alpha
         b = hi + 1 if beta is None else beta
-        nodes0 = search.stats.nodes
-        t0 = time.perf_counter()
-        entry = search.value(table, node.hands, a - leaf.pay, b - leaf.pay)
-        nodes = search.stats.nodes - nodes0
+        return Job(leaf, a - leaf.pay, b - leaf.pay)
+
+    def _position(self, job: Job) -> tuple[Table, Hands]:
+        """The leaf's position as the search takes it."""
+        node = job.leaf.node
+        return to_table(node.rows, self.problem.rules.heads), node.hands
+
+    def _record(self, job: Job, lo: Num, hi: Num, nodes: int, seconds: float) -> None:
         self.stats.nodes += nodes
         self.stats.searches += 1
-        if self.file.record(leaf.key, entry.lo, entry.hi, nodes, time.perf_counter() - t0):
+        if self.file.record(job.leaf.key, lo, hi, nodes, seconds):
             self.show()
+
+    def _run(self, job: Job) -> None:
+        """Search one job on the calling thread (the search's own threads share its cells)."""
+        search = self.search
+        nodes0 = search.stats.nodes
+        t0 = time.perf_counter()
+        entry = search.value(*self._position(job), job.alpha, job.beta)
+        self._record(job, entry.lo, entry.hi, search.stats.nodes - nodes0, time.perf_counter() - t0)
         if search.stopped or getattr(search, "interrupted", False):
             raise Stopped
 
-    def settle(self, tree: Tree, alpha: Num | None, beta: Num | None) -> None:
-        """Bring the tree's bounds to its exact value, ``hi <= alpha`` or ``lo >= beta`` (the
-        window semantics of :meth:`solver.search.Search.value`; None: open)."""
+    def _drive(self, proof: Proof[T]) -> T:
+        """Run a proof's searches one after the other; its result."""
+        try:
+            job = next(proof)
+            while True:
+                self._run(job)
+                job = next(proof)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+    def _search(self, leaf: Leaf, alpha: Num | None, beta: Num | None) -> Proof[None]:
+        """Search a leaf with the window ``(alpha, beta)`` in cell terms (None: open)."""
+        job = self._job(leaf, alpha, beta)
+        if job is not None:
+            yield job
+
+    def _settle(self, tree: Tree, alpha: Num | None, beta: Num | None) -> Proof[None]:
         if isinstance(tree, Leaf):
-            self._search(tree, alpha, beta)
+            yield from self._search(tree, alpha, beta)
             return
         options = sorted(tree.options, key=lambda o: self.bounds(o)[1 if tree.maximise else 0])
         if tree.maximise:
             options.reverse()  # the most promising option first
         for option in options:
-            self.settle(option, alpha, beta)
+            yield from self._settle(option, alpha, beta)
             lo, hi = self.bounds(option)
             if tree.maximise:
                 if beta is not None and lo >= beta:
@@ -412,6 +466,11 @@ class CellsSolve:
                     return
                 if lo == hi and (beta is None or hi < beta):
                     beta = hi
+
+    def settle(self, tree: Tree, alpha: Num | None, beta: Num | None) -> None:
+        """Bring the tree's bounds to its exact value, ``hi <= alpha`` or ``lo >= beta`` (the
+        window semantics of :meth:`solver.search.Search.value`; None: open)."""
+        self._drive(self._settle(tree, alpha, beta))
 
     def exact(self, i: int, j: int) -> Num:
         tree = self.trees[i][j]
@@ -436,20 +495,23 @@ class CellsSolve:
     def no_gain(self, line: list[tuple[Tree, Fraction]], v: Num, at_most: bool) -> bool:
         """Whether a deviation gains nothing: ``sum p * cell <= v`` (``at_most``, a row against
         the min side's strategy) or ``>= v`` (a column against the max side's)."""
+        return self._drive(self._no_gain(line, v, at_most))
+
+    def _no_gain(self, line: list[tuple[Tree, Fraction]], v: Num, at_most: bool) -> Proof[bool]:
         got = self._proves(line, v, at_most)
         if got is not None:
             return got
         order = sorted(line, key=lambda tp: -tp[1])
         # 1. each cell against v itself (enough when every cell is on the right side of v)
         for tree, _ in order:
-            self.settle(tree, v, v)
+            yield from self._settle(tree, v, v)
             got = self._proves(line, v, at_most)
             if got is not None:
                 return got
         # 2. the cells on the wrong side of v made exact, the others tested against what is left
         wrong = [k for k, (t, _) in enumerate(order) if self._wrong_side(t, v, at_most)]
         for k in wrong:
-            self.settle(order[k][0], None, None)
+            yield from self._settle(order[k][0], None, None)
             got = self._proves(line, v, at_most)
             if got is not None:
                 return got
@@ -459,17 +521,115 @@ class CellsSolve:
             fixed = sum((order[k][1] * self.bounds(order[k][0])[0] for k in wrong), Fraction(0))
             threshold = (v - fixed) / share
             for tree, _ in rest:
-                self.settle(tree, threshold, threshold)
+                yield from self._settle(tree, threshold, threshold)
                 got = self._proves(line, v, at_most)
                 if got is not None:
                     return got
         # 3. exactly
         for tree, _ in sorted(order, key=lambda tp: -tp[1] * _width(self.bounds(tp[0]))):
-            self.settle(tree, None, None)
+            yield from self._settle(tree, None, None)
             got = self._proves(line, v, at_most)
             if got is not None:
                 return got
         raise AssertionError("exact cells decide a deviation")  # pragma: no cover
+
+    def _first_gaining(
+        self,
+        groups: Sequence[Sequence[Callable[[], Proof[bool]]]],
+        describe: Callable[[list[tuple[int, int]]], None],
+    ) -> list[int | None]:
+        """For each group of proofs, the index of its first proof (in the group's order) that
+        returns False, or None when every one returns True: what running them in order, one
+        group after the other, would find. With :attr:`side_by_side` > 1 that many proofs are
+        under way at once (taken in that order, across the groups), each with one leaf search
+        at a time on a thread of its own. Once a proof fails, the later ones of its group that
+        are under way are cancelled (the bounds they reach are kept). A proof left alone runs
+        as :meth:`_drive` does, its searches with every thread. ``describe`` is told the
+        (group, index) of the proofs under way whenever a new one starts."""
+        width = self.side_by_side
+        firsts: list[int | None] = [None] * len(groups)
+        if width < 2:
+            for g, proofs in enumerate(groups):
+                for k, make in enumerate(proofs):
+                    describe([(g, k)])
+                    if not self._drive(make()):
+                        firsts[g] = k
+                        break
+            return firsts
+        search: Any = self.search
+        flat = [(g, k) for g, proofs in enumerate(groups) for k in range(len(proofs))]
+        gens: dict[tuple[int, int], Proof[bool]] = {}  # the proofs under way
+        running: dict[int, tuple[tuple[int, int], Job]] = {}  # search id -> (proof, its job)
+        passed: set[tuple[int, int]] = set()
+        launched = 0  # proofs of `flat` taken so far
+        stop = False
+
+        def needed(p: tuple[int, int]) -> bool:
+            """Whether the proof still matters (none before it in its group has failed)."""
+            first = firsts[p[0]]
+            return first is None or p[1] < first
+
+        def more() -> bool:
+            """Whether a needed proof is left to start."""
+            return any(needed(p) for p in flat[launched:])
+
+        def advance(p: tuple[int, int]) -> None:
+            """Step proof p to its next search (started, or run here when it is alone) or to
+            its end."""
+            while True:
+                try:
+                    job = next(gens[p])
+                except StopIteration as done:
+                    del gens[p]
+                    if done.value:
+                        passed.add(p)
+                    elif needed(p):
+                        firsts[p[0]] = p[1]
+                        for sid, (q, _) in running.items():
+                            if q[0] == p[0] and q[1] > p[1]:
+                                search.cancel(sid)
+                    return
+                if not running and len(gens) == 1 and (stop or not more()):
+                    self._run(job)  # alone: its search takes every thread
+                    continue
+                running[search.start(*self._position(job), job.alpha, job.beta)] = (p, job)
+                self.stats.side_by_side += 1
+                return
+
+        try:
+            while True:
+                while not stop and launched < len(flat) and len(gens) < width:
+                    p = flat[launched]
+                    launched += 1
+                    if not needed(p):
+                        continue
+                    gens[p] = groups[p[0]][p[1]]()
+                    describe(sorted(gens))
+                    advance(p)
+                if not running:
+                    if stop:
+                        raise Stopped
+                    if all(p in passed for p in flat if needed(p)):
+                        return firsts
+                    assert more(), "every proof under way has a search running"
+                    continue
+                for sid, entry, nodes, seconds in search.wait():
+                    p, job = running.pop(sid)
+                    self._record(job, entry.lo, entry.hi, nodes, seconds)
+                    if search.stopped or search.interrupted:
+                        stop = True
+                    if stop or not needed(p):
+                        gens.pop(p, None)  # (stopped, or no longer needed)
+                    else:
+                        advance(p)
+        finally:
+            if running:  # an exception on the way: stop them, keep what they proved
+                for sid in running:
+                    search.cancel(sid)
+                while running:
+                    for sid, entry, nodes, seconds in search.wait():
+                        _, job = running.pop(sid)
+                        self._record(job, entry.lo, entry.hi, nodes, seconds)
 
     # the loop -------------------------------------------------------------------------------
     def run(self) -> tuple[Num, dict[int, Fraction], dict[int, Fraction]]:
@@ -478,10 +638,7 @@ class CellsSolve:
         R, S = self.restricted = self.restored()
         while True:
             v, x, y = self.restricted_game(R, S)
-            game_size = f"({len(R)} x {len(S)})"
-            added = self._add_gaining("row", R, y, v, game_size)
-            added = self._add_gaining("column", S, x, v, game_size) or added
-            if not added:
+            if not self._add_gaining(R, S, v, x, y):
                 self.solution = v, x, y
                 return self.solution
 
@@ -535,30 +692,58 @@ class CellsSolve:
             self.exact(i, j)
 
     def _add_gaining(
-        self, side: str, chosen: list[int], other: dict[int, Fraction], v: Num, game: str
+        self,
+        R: list[int],
+        S: list[int],
+        v: Num,
+        x: dict[int, Fraction],
+        y: dict[int, Fraction],
     ) -> bool:
-        """Add to ``chosen`` the first row (``side`` "row": a max-side action) or column that
-        gains against the other side's strategy ``other``; False when none does. The likeliest
-        to gain are tried first (rows by their upper bounds, columns by their lower bounds)."""
-        is_row = side == "row"
-        actions = self.rows if is_row else self.cols
+        """Add to ``R`` the first row (a max-side action) that gains against ``y``, and to
+        ``S`` the first column that gains against ``x``; False when none does. The likeliest to
+        gain are tried first (rows by their upper bounds, columns by their lower bounds); the
+        proofs of both sides share the threads (:meth:`_first_gaining`)."""
+        game = f"({len(R)} x {len(S)})"
+        sides = [("row", R, y, True), ("column", S, x, False)]
+        orders: list[list[int]] = []
+        groups: list[list[Callable[[], Proof[bool]]]] = []
+        for _, chosen, other, is_row in sides:
+            actions = self.rows if is_row else self.cols
 
-        def line(k: int) -> list[tuple[Tree, Fraction]]:
-            return [(self.trees[k][o] if is_row else self.trees[o][k], p) for o, p in other.items()]
+            def line(k: int, other: dict[int, Fraction] = other, is_row: bool = is_row) -> Line:
+                return [
+                    (self.trees[k][o] if is_row else self.trees[o][k], p) for o, p in other.items()
+                ]
 
-        def promise(k: int) -> Fraction:
-            bound = 1 if is_row else 0
-            total = sum((p * self.bounds(t)[bound] for t, p in line(k)), Fraction(0))
-            return -total if is_row else total
+            def promise(k: int, line: Callable[[int], Line] = line, is_row: bool = is_row) -> Num:
+                bound = 1 if is_row else 0
+                total = sum((p * self.bounds(t)[bound] for t, p in line(k)), Fraction(0))
+                return -total if is_row else total
 
-        for k in sorted((k for k in range(len(actions)) if k not in chosen), key=promise):
-            self.stats.phase = f"{side} {actions[k]} against v = {_short(v)} {game}"
+            order = sorted((k for k in range(len(actions)) if k not in chosen), key=promise)
+            orders.append(order)
+            groups.append([partial(self._no_gain, line(k), v, is_row) for k in order])
+
+        def describe(under_way: list[tuple[int, int]]) -> None:
+            parts = []
+            for g, (side, _, _, is_row) in enumerate(sides):
+                actions = self.rows if is_row else self.cols
+                names = [_action_text(actions[orders[g][k]]) for h, k in under_way if h == g]
+                if names:
+                    parts.append(f"{side}{'s' if len(names) > 1 else ''} {', '.join(names)}")
+            self.stats.phase = f"{' and '.join(parts)} against v = {_short(v)} {game}"
             self.show()
-            if not self.no_gain(line(k), v, at_most=is_row):
+
+        added = False
+        for (side, chosen, _, is_row), order, first in zip(
+            sides, orders, self._first_gaining(groups, describe), strict=True
+        ):
+            if first is not None:
+                k = order[first]
                 chosen.append(k)
-                self.file.add(side, actions[k])
-                return True
-        return False
+                self.file.add(side, (self.rows if is_row else self.cols)[k])
+                added = True
+        return added
 
     def restored(self) -> tuple[list[int], list[int]]:
         """The restricted game the file's run had reached (at first, the first row and column:
@@ -621,6 +806,10 @@ class CellsSolve:
             f"cells {exact}/{total} exact  leaf searches {self.stats.searches}  "
             f"{self.stats.phase}{extra}",
         )
+
+
+def _action_text(action: Sequence[int]) -> str:
+    return ",".join(str(c) for c in action) if len(action) > 1 else str(action[0])
 
 
 def _width(b: tuple[Num, Num]) -> Num:
@@ -749,10 +938,16 @@ def solve_by_cells(
     table_cap: int = 2_000_000,
     status: Status | None = None,
     progress: Any = None,
+    side_by_side: int | None = None,
 ) -> tuple[Result, CellsSolve]:
     """Solve ``position`` by the double oracle over its first turn's cells, every proof kept in
     the cells file ``path`` (read back first when it exists). The limits and Ctrl-C stop it
-    with the bounds the file proves (``result.interrupted`` for Ctrl-C)."""
+    with the bounds the file proves (``result.interrupted`` for Ctrl-C).
+
+    ``side_by_side``: how many proofs that a row or column gains nothing run at once on the
+    compiled core, each leaf search on one thread of its own, all on one table (default: the
+    ``threads``; 1 runs them one after the other, each leaf search with all ``threads``). The
+    Python search runs them one at a time."""
     problem = make_problem(position, objective, player)
     root = Node.of(position)
     if root.done:
@@ -767,10 +962,22 @@ def solve_by_cells(
         threads=threads,
         progress=progress,
     )
+    native = hasattr(search, "start")
+    if side_by_side is None:
+        side_by_side = max(1, threads) if native else 1
+    elif side_by_side < 1:
+        raise SolverError(f"side by side: need at least 1 proof at a time, got {side_by_side}")
+    elif side_by_side > 1 and not native:
+        raise SolverError(
+            f"side by side: {side_by_side} proofs at a time need the compiled core; "
+            "the Python search runs one at a time"
+        )
     rows, cols, trees = _cells_of(problem, root, search)
     keys = {leaf.key for leaf in leaves_of(trees)}
     cells = CellFile(path, problem, keys)
-    run = CellsSolve(problem, search, cells, rows, cols, trees, status=status)
+    run = CellsSolve(
+        problem, search, cells, rows, cols, trees, status=status, side_by_side=side_by_side
+    )
     # (leaves that end the game are valued by their heads: only the others need a proof)
     run.stats.leaves = len({leaf.key for leaf in leaves_of(trees) if not leaf.node.done})
     started = time.perf_counter()

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from solver.errors import SolverError
 from solver.kernel import Hands, Table
@@ -122,6 +122,18 @@ class NativeStats:
     capacity: int = 0
     max_capacity: int = 0
     table_bytes: int = 0
+
+
+class Finished(NamedTuple):
+    """A search started by :meth:`NativeSearch.start` that has finished."""
+
+    id: int
+    entry: Entry
+    """Its bounds, with the window semantics of :meth:`NativeSearch.value` (looser when a
+    limit, Ctrl-C or :meth:`NativeSearch.cancel` stopped it)."""
+    nodes: int
+    seconds: float
+    """Wall-clock seconds from its start to its end."""
 
 
 @dataclass
@@ -325,7 +337,7 @@ class NativeSearch:
 
     @property
     def stats(self) -> NativeStats:
-        skip = ("stopped", "root")
+        skip = ("stopped", "root", "running")
         return NativeStats(**{k: v for k, v in self.core.stats().items() if k not in skip})
 
     @property
@@ -364,6 +376,32 @@ class NativeSearch:
             return Entry(0, 0)
         lo, hi = self.core.value(table, hands, self._q(alpha), self._q(beta, up=True))
         return Entry(_num(lo), _num(hi))
+
+    def start(self, table: Table, hands: Hands, alpha: Num = -INF, beta: Num = INF) -> int:
+        """Start :meth:`value` of a position on a thread of its own, sharing the table with
+        the other searches started and not yet collected: an id for :meth:`wait`. Until
+        :meth:`wait` has returned them all, :meth:`value` and :meth:`solved` are refused."""
+        if not hands[0]:
+            raise SolverError("nothing to search: the hands are empty")
+        return int(self.core.start(table, hands, self._q(alpha), self._q(beta, up=True)))
+
+    def wait(self) -> list[Finished]:
+        """Block until a started search finishes (progress, table growth and Ctrl-C are
+        served meanwhile; Ctrl-C or a limit stops every one with the bounds it has), then
+        return every finished one; ``[]`` when none is running."""
+        return [
+            Finished(int(i), Entry(_num(lo), _num(hi)), int(n), float(s))
+            for i, lo, hi, n, s in self.core.wait()
+        ]
+
+    def cancel(self, search_id: int) -> bool:
+        """Stop a started search early (:meth:`wait` returns it with the bounds it has)."""
+        return bool(self.core.cancel(search_id))
+
+    @property
+    def running(self) -> int:
+        """Started searches not yet collected by :meth:`wait`."""
+        return int(self.core.stats()["running"])
 
     def solved(self, table: Table, hands: Hands) -> Solution:
         """The exact value of a position with optimal strategies (searching if needed)."""
@@ -556,6 +594,7 @@ def _num(q: tuple[int, int]) -> Num:
 __all__ = [
     "AVAILABLE",
     "REPLY_BOTS",
+    "Finished",
     "NativeReply",
     "NativeSearch",
     "check_memory",

@@ -1299,6 +1299,22 @@ struct Config {
     int wneg, wpos;
 };
 
+// A search run on a thread of its own while the caller goes on (Search.start / wait): the
+// leaves of a solve by cells searched side by side on one table.
+struct AsyncTask {
+    long id = 0;
+    Table t;
+    Hands hs;
+    Q alpha, beta;
+    Bounds result;
+    u64 nodes = 0;
+    double seconds = 0;
+    std::atomic<bool> halt{false};  // cancel: the search stops with the bounds it has
+    std::atomic<bool> done{false};
+    std::exception_ptr err;
+    std::thread th;
+};
+
 struct Shared {
     Config cfg;
     TT tt;
@@ -1325,6 +1341,9 @@ struct Shared {
     std::atomic<int> root_phase{0}, root_done{0}, root_total{0};
     // Threads that share the root's cells (the table is grown to the budget before they run).
     int want_threads = 1;
+    // Searches started by Search.start and not yet collected by Search.wait.
+    std::vector<std::unique_ptr<AsyncTask>> tasks;
+    long next_task = 0;
     int exact_depth = 2;
     u64 node_limit = 0;  // 0: none
     double deadline = 0;  // 0: none (seconds on the steady clock)
@@ -1613,6 +1632,12 @@ class Searcher {
     const Config& C;
     int worker;  // 0: the main thread; 1..: the threads that share the root's cells
     bool is_main = false;
+    std::atomic<bool>* halt_flag = nullptr;  // a started search's own stop (Search.cancel)
+    // Whether this search is to stop now: a limit, Ctrl-C, or its own cancel.
+    inline bool halted() const {
+        return S.stopped.load(std::memory_order_relaxed) ||
+               (halt_flag && halt_flag->load(std::memory_order_relaxed));
+    }
     u64 local_nodes = 0;
     // Called on the main thread between nodes (progress, signals); may throw Stopped.
     void (*poll)(void*) = nullptr;
@@ -1639,7 +1664,10 @@ class Searcher {
     u64 c_nodes = 0, c_lps = 0, c_saddles = 0, c_hits = 0;
     u64 c_exp[33] = {}, c_exact[33] = {};
 
+    u64 flushed_nodes = 0;  // nodes added to the shared count so far
+
     void flush() {
+        flushed_nodes += c_nodes;
         S.nodes.fetch_add(c_nodes, std::memory_order_relaxed);
         S.lps.fetch_add(c_lps, std::memory_order_relaxed);
         S.saddles.fetch_add(c_saddles, std::memory_order_relaxed);
@@ -1732,7 +1760,7 @@ class Searcher {
             S.tt.put(key, depth, r);
             return r;
         }
-        bool stopped = S.stopped.load(std::memory_order_relaxed);
+        bool stopped = halted();
         if (have) {
             if (found.lo == found.hi || found.hi <= alpha || found.lo >= beta || stopped) {
                 ++c_hits;
@@ -2366,7 +2394,7 @@ class Searcher {
             Q lo_v = qmax(qmax(best, slo), sol_lo.value);
             Q hi_v = qmin(qmin(worst, shi), sol_hi.value);
             publish(hs, lo_v, hi_v);
-            if (lo_v >= beta || hi_v <= alpha || S.stopped.load(std::memory_order_relaxed)) {
+            if (lo_v >= beta || hi_v <= alpha || halted()) {
                 out.b.lo = lo_v;
                 out.b.hi = hi_v;
                 return out;
@@ -2943,9 +2971,19 @@ int search_clear(PyObject* o) {
     return 0;
 }
 
+// Stop the searches started and not collected, and wait for their threads.
+void stop_tasks(Shared& S) {
+    for (auto& tp : S.tasks) tp->halt.store(true);
+    for (auto& tp : S.tasks)
+        if (tp->th.joinable()) tp->th.join();
+    S.tasks.clear();
+    S.threads_running.store(false);
+}
+
 void search_dealloc(PyObject* o) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     PyObject_GC_UnTrack(o);
+    if (self->shared) stop_tasks(*self->shared);
     delete self->shared;
     search_clear(o);
     Py_TYPE(o)->tp_free(o);
@@ -3129,6 +3167,13 @@ PyObject* run_search(SearchObject* self, F fn) {
     return result;
 }
 
+// A RuntimeError when searches started by start() have not all been collected by wait().
+bool busy(SearchObject* self) {
+    if (self->shared->tasks.empty()) return false;
+    PyErr_SetString(PyExc_RuntimeError, "searches started with start() are still running");
+    return true;
+}
+
 // value(rows, hands, alpha, beta) -> ((lo_n, lo_d), (hi_n, hi_d))
 PyObject* search_value(PyObject* o, PyObject* args) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
@@ -3139,6 +3184,7 @@ PyObject* search_value(PyObject* o, PyObject* args) {
     if (!read_position(rows, hands, self->shared->cfg.players, t, hs)) return nullptr;
     Q alpha, beta;
     if (!q_from(pa, alpha) || !q_from(pb, beta)) return nullptr;
+    if (busy(self)) return nullptr;
     return run_search(self, [&](PollCtx& ctx) -> PyObject* {
         Shared& S = *self->shared;
         S.want_threads = self->threads;
@@ -3155,10 +3201,148 @@ PyObject* search_value(PyObject* o, PyObject* args) {
     });
 }
 
+// start(rows, hands, alpha, beta) -> id: value() of the position on a thread of its own,
+// sharing the table with the other searches started (one thread each); wait() collects them.
+// Meanwhile the caller may start more, but not call value() or solved().
+PyObject* search_start(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    PyObject *rows, *hands, *pa, *pb;
+    if (!PyArg_ParseTuple(args, "OOOO", &rows, &hands, &pa, &pb)) return nullptr;
+    Shared& S = *self->shared;
+    auto task = std::make_unique<AsyncTask>();
+    AsyncTask* tp = task.get();
+    if (!read_position(rows, hands, S.cfg.players, tp->t, tp->hs)) return nullptr;
+    if (!q_from(pa, tp->alpha) || !q_from(pb, tp->beta)) return nullptr;
+    if (tp->hs.h[0] == 0) {
+        PyErr_SetString(PyExc_ValueError, "start: the hands are empty");
+        return nullptr;
+    }
+    if (S.tasks.empty()) {
+        try {
+            S.tt.maybe_grow();  // (no other thread runs yet)
+        } catch (std::bad_alloc&) {
+            return PyErr_NoMemory();
+        }
+        self->interrupted = false;
+        self->started = now_s();
+        self->last_progress = self->started;
+        S.root_depth = -1;  // (no root bounds to publish: each search has its own root)
+        S.threads_running.store(true);
+    }
+    tp->id = ++S.next_task;
+    int w = int(S.tasks.size()) + 1;
+    S.active.fetch_add(1);
+    try {
+        tp->th = std::thread([&S, tp, w]() {
+            double t0 = now_s();
+            try {
+                Searcher sr(S, w);
+                sr.halt_flag = &tp->halt;
+                sr.wait_if_paused();  // (before any access to the table)
+                tp->result = sr.value(tp->t, tp->hs, tp->alpha, tp->beta);
+                sr.flush();
+                tp->nodes = sr.flushed_nodes;
+            } catch (...) {
+                tp->err = std::current_exception();
+            }
+            tp->seconds = now_s() - t0;
+            S.active.fetch_sub(1);
+            tp->done.store(true, std::memory_order_release);
+        });
+    } catch (std::exception& e) {
+        S.active.fetch_sub(1);
+        if (S.tasks.empty()) S.threads_running.store(false);
+        PyErr_Format(PyExc_RuntimeError, "cannot start a search thread: %s", e.what());
+        return nullptr;
+    }
+    S.tasks.push_back(std::move(task));
+    return PyLong_FromLong(tp->id);
+}
+
+// wait() -> [(id, lo, hi, nodes, seconds)]: blocks until at least one started search has
+// finished (reporting progress, growing the table and reading Ctrl-C meanwhile, which stops
+// them all with the bounds they have), then returns every finished one; [] when none runs.
+PyObject* search_wait(PyObject* o, PyObject*) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    Shared& S = *self->shared;
+    if (S.tasks.empty()) return PyList_New(0);
+    PollCtx ctx{self, false};
+    auto finished = [&]() {
+        for (auto& tp : S.tasks)
+            if (tp->done.load(std::memory_order_acquire)) return true;
+        return false;
+    };
+    while (!finished()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        if (!ctx.error) {
+            try {
+                poll_main(&ctx);
+            } catch (std::bad_alloc&) {  // growing the table
+                S.stopped.store(true);
+                stop_tasks(S);
+                return PyErr_NoMemory();
+            }
+        }
+    }
+    bool failed = ctx.error;
+    std::exception_ptr err;
+    for (auto& tp : S.tasks)
+        if (tp->done.load(std::memory_order_acquire) && tp->err) err = tp->err;
+    if (failed || err) {
+        S.stopped.store(true);
+        stop_tasks(S);
+        if (failed) return nullptr;  // (the callback's exception is set)
+        try {
+            std::rethrow_exception(err);
+        } catch (std::bad_alloc&) {
+            return PyErr_NoMemory();
+        } catch (std::exception& e) {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+            return nullptr;
+        }
+    }
+    PyObject* out = PyList_New(0);
+    if (!out) return nullptr;
+    for (auto it = S.tasks.begin(); it != S.tasks.end();) {
+        AsyncTask* tp = it->get();
+        if (!tp->done.load(std::memory_order_acquire)) {
+            ++it;
+            continue;
+        }
+        tp->th.join();
+        PyObject* item = Py_BuildValue("(lNNKd)", tp->id, q_obj(tp->result.lo),
+                                       q_obj(tp->result.hi), (unsigned long long)tp->nodes,
+                                       tp->seconds);
+        if (!item || PyList_Append(out, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(out);
+            return nullptr;
+        }
+        Py_DECREF(item);
+        it = S.tasks.erase(it);
+    }
+    if (S.tasks.empty()) S.threads_running.store(false);
+    return out;
+}
+
+// cancel(id) -> bool: stop a started search (wait() then returns it with the bounds it has).
+PyObject* search_cancel(PyObject* o, PyObject* args) {
+    SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    long id;
+    if (!PyArg_ParseTuple(args, "l", &id)) return nullptr;
+    for (auto& tp : self->shared->tasks)
+        if (tp->id == id) {
+            tp->halt.store(true);
+            Py_RETURN_TRUE;
+        }
+    Py_RETURN_FALSE;
+}
+
 // solved(rows, hands) -> (value, [(i, q)...], [(j, q)...]) or None if not exact.
 // Expands once with the full window over the (warm) table for optimal strategies.
 PyObject* search_solved(PyObject* o, PyObject* args) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    if (busy(self)) return nullptr;
     PyObject *rows, *hands;
     if (!PyArg_ParseTuple(args, "OO", &rows, &hands)) return nullptr;
     Table t;
@@ -3208,6 +3392,7 @@ PyObject* search_solved(PyObject* o, PyObject* args) {
 // can `player` make sure of taking no head for the rest of the round (Searcher::safe)?
 PyObject* search_safe(PyObject* o, PyObject* args) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    if (busy(self)) return nullptr;
     PyObject *rows, *hands;
     int player;
     if (!PyArg_ParseTuple(args, "OOi", &rows, &hands, &player)) return nullptr;
@@ -3299,6 +3484,7 @@ PyObject* search_place_forced(PyObject* o, PyObject* args) {
 
 PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    if (busy(self)) return nullptr;
     static const char* names[] = {"time_limit", "node_limit", "progress", "every", "threads",
                                   "checkpoint", "checkpoint_every", "checkpoint_depth", nullptr};
     double time_limit = 0;
@@ -3339,13 +3525,14 @@ PyObject* search_stats(PyObject* o, PyObject*) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     Shared& S = *self->shared;
     return Py_BuildValue(
-        "{sKsKsKsKsKsKsKsKsOs(iii)}", "nodes", (unsigned long long)S.nodes.load(), "lps",
+        "{sKsKsKsKsKsKsKsKsOs(iii)sn}", "nodes", (unsigned long long)S.nodes.load(), "lps",
         (unsigned long long)S.lps.load(), "saddles", (unsigned long long)S.saddles.load(), "hits",
         (unsigned long long)S.hits.load(), "filled", (unsigned long long)S.tt.filled.load(),
         "capacity", (unsigned long long)S.tt.capacity(), "max_capacity",
         (unsigned long long)(S.tt.max_buckets() * 4), "table_bytes",
         (unsigned long long)S.tt.bytes(), "stopped", S.stopped.load() ? Py_True : Py_False, "root",
-        S.root_phase.load(), S.root_done.load(), S.root_total.load());
+        S.root_phase.load(), S.root_done.load(), S.root_total.load(), "running",
+        Py_ssize_t(S.tasks.size()));
 }
 
 PyObject* search_profile(PyObject* o, PyObject*) {
@@ -3364,6 +3551,7 @@ PyObject* search_profile(PyObject* o, PyObject*) {
 // cards a hand, and every long exact value, written to path.
 PyObject* search_save(PyObject* o, PyObject* args) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    if (busy(self)) return nullptr;
     const char* path;
     if (!PyArg_ParseTuple(args, "y", &path)) return nullptr;
     u64 ns = 0, nb = 0;
@@ -3381,6 +3569,7 @@ PyObject* search_save(PyObject* o, PyObject* args) {
 // a checkpoint of this configuration (or is damaged), OSError when it cannot be read.
 PyObject* search_load(PyObject* o, PyObject* args) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
+    if (busy(self)) return nullptr;
     const char* path;
     if (!PyArg_ParseTuple(args, "y", &path)) return nullptr;
     u64 ns = 0, nb = 0;
@@ -3415,6 +3604,11 @@ PyObject* search_interrupted(PyObject* o, PyObject*) {
 
 PyMethodDef search_methods[] = {
     {"value", search_value, METH_VARARGS, "value(rows, hands, alpha, beta) -> (lo, hi)"},
+    {"start", search_start, METH_VARARGS,
+     "start(rows, hands, alpha, beta) -> id: value() on a thread of its own"},
+    {"wait", search_wait, METH_NOARGS,
+     "wait() -> [(id, lo, hi, nodes, seconds)] of the started searches that finished"},
+    {"cancel", search_cancel, METH_VARARGS, "cancel(id) -> bool: stop a started search"},
     {"solved", search_solved, METH_VARARGS,
      "solved(rows, hands) -> (value, x, y) or None when stopped"},
     {"safe", search_safe, METH_VARARGS,

@@ -514,3 +514,65 @@ def test_a_first_line_cut_short_is_a_new_file(tmp_path: Path) -> None:
     got, _ = solve_by_cells(pos, path, core=CORES[-1], memory=MEMORY)
     assert got.value == solve(pos)[0].value
     assert read_cells(pos, path).value == got.value
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="side by side needs the compiled core")
+@pytest.mark.parametrize(("k", "seed"), [(6, 0), (6, 1), (7, 1), (7, 2)])
+def test_proofs_side_by_side_equal_one_at_a_time(tmp_path: Path, k: int, seed: int) -> None:
+    # The rows' and columns' proofs run two at a time, each leaf search on a thread of its own:
+    # the same value as the ordinary solve, optimal strategies, and a file that alone settles
+    # the root when read back one proof at a time.
+    pos = deal(k, seed)
+    ref, _ = solve(pos, line=False, core="native", memory=MEMORY)
+    path = tmp_path / "side.jsonl"
+    got, run = solve_by_cells(pos, path, core="native", memory=MEMORY, threads=2)
+    assert run.side_by_side == 2 and run.stats.side_by_side > 0
+    assert got.solved and got.value == ref.value
+    check_optimal(run)
+    again, rerun = solve_by_cells(pos, path, core="native", memory=MEMORY, side_by_side=1)
+    assert again.value == got.value and rerun.stats.searches == 0
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="side by side needs the compiled core")
+@settings(max_examples=40, deadline=None)
+@given(any_position())
+def test_side_by_side_equals_the_python_search_on_random_positions(pos: Position) -> None:
+    if all(not h for h in pos.hands):
+        return
+    objective = "diff" if pos.rules.players == 2 else "paranoid"
+    ref, _ = solve(pos, objective, line=False, core="python")
+    with tempfile.TemporaryDirectory() as tmp:
+        got, run = solve_by_cells(
+            pos, Path(tmp) / "c.jsonl", objective, core="native", memory=MEMORY, threads=2
+        )
+        assert got.value == ref.value, str(pos)
+        check_optimal(run)
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="side by side needs the compiled core")
+def test_side_by_side_stopped_runs_prove_bounds_and_go_on(tmp_path: Path) -> None:
+    # Each run stopped by a node limit while proofs run side by side: what every search under
+    # way had proven is kept, and the runs together solve the deal.
+    pos = deal(6, 1)
+    ref, _ = solve(pos, line=False, core="native", memory=MEMORY)
+    assert ref.value is not None
+    path = tmp_path / "s.jsonl"
+    runs = side = 0
+    while runs < 60:
+        runs += 1
+        got, run = solve_by_cells(
+            pos, path, core="native", memory=MEMORY, threads=2, node_limit=30_000
+        )
+        side += run.stats.side_by_side
+        assert got.lower <= ref.value <= got.upper
+        if got.solved:
+            break
+        assert got.value is None and not got.interrupted
+    assert got.solved and got.value == ref.value and runs > 1 and side > 0
+
+
+def test_side_by_side_setting_is_checked(tmp_path: Path) -> None:
+    with pytest.raises(SolverError, match="at least 1"):
+        solve_by_cells(deal(4, 0), tmp_path / "a.jsonl", core=CORES[-1], side_by_side=0)
+    with pytest.raises(SolverError, match="need the compiled core"):
+        solve_by_cells(deal(4, 0), tmp_path / "b.jsonl", core="python", side_by_side=2)

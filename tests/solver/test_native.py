@@ -23,6 +23,7 @@ from solver.api import solve
 from solver.baseline import baseline_value
 from solver.errors import SolverError
 from solver.kernel import Kernel, to_table
+from solver.matrix import Num
 from solver.problem import make_problem
 from solver.search import Search, position_table
 from solver.study.run import benchmark_deal
@@ -399,3 +400,79 @@ def test_a_core_in_a_cycle_is_collected(kind: str) -> None:
     del holder, core
     gc.collect()
     assert gone() is None
+
+
+def _holds(lo: Num, hi: Num, v: Num, a: Num, b: Num) -> bool:
+    """Bounds that contain the value and are exact or decide the window (value()'s contract)."""
+    return lo <= v <= hi and (lo == hi or hi <= a or lo >= b)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    positions(), st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 4)), min_size=1, max_size=4)
+)
+def test_searches_started_side_by_side_keep_values_contract(
+    case: tuple[Position, str, int], windows: list[tuple[int, int]]
+) -> None:
+    # One position started several times at once with various windows, on threads of their own
+    # sharing one table: each answer keeps value()'s contract against the Python search.
+    pos, objective, player = case
+    if not pos.hands[0]:
+        return
+    problem = make_problem(pos, objective, player)
+    ref, _ = solve(pos, objective, player, line=False, core="python")
+    assert ref.value is not None
+    table, hands = position_table(problem)
+    search = native.NativeSearch(problem, memory=MEMORY, threads=2)
+    expected: dict[int, tuple[Fraction, Fraction]] = {}
+    for shift, width in windows:
+        a = ref.value + shift
+        expected[search.start(table, hands, a, a + width)] = (a, a + width)
+    assert search.running == len(expected)
+    while expected:
+        for done in search.wait():
+            a, b = expected.pop(done.id)
+            assert _holds(done.entry.lo, done.entry.hi, ref.value, a, b), str(pos)
+            assert done.nodes >= 0 and done.seconds >= 0
+    assert search.running == 0 and search.wait() == []
+
+
+def test_started_searches_refuse_other_calls_until_collected_and_cancel_keeps_bounds() -> None:
+    pos = benchmark_deal(7, 2)
+    problem = make_problem(pos)
+    exact, _ = solve(pos, line=False, core="native", memory=1 << 26)
+    assert exact.value is not None
+    search = native.NativeSearch(problem, memory=1 << 26, threads=2)
+    table, hands = position_table(problem)
+    first = search.start(table, hands)
+    second = search.start(table, hands, exact.value - 1, exact.value + 1)
+    with pytest.raises(RuntimeError, match="still running"):
+        search.value(table, hands)
+    assert search.cancel(first) and not search.cancel(999)
+    got: set[int] = set()
+    while len(got) < 2:
+        for done in search.wait():
+            got.add(done.id)
+            assert done.entry.lo <= exact.value <= done.entry.hi
+    assert got == {first, second}
+    # collected: the table serves value() again
+    assert search.value(table, hands).lo == exact.value
+    with pytest.raises(SolverError, match="hands are empty"):
+        search.start(table, tuple(() for _ in hands))
+
+
+def test_node_limit_stops_every_started_search_with_proven_bounds() -> None:
+    pos = benchmark_deal(7, 2)
+    problem = make_problem(pos)
+    exact, _ = solve(pos, line=False, core="native", memory=1 << 26)
+    assert exact.value is not None
+    search = native.NativeSearch(problem, memory=1 << 26, threads=2, node_limit=20_000)
+    table, hands = position_table(problem)
+    ids = {search.start(table, hands), search.start(table, hands, -1, 1)}
+    entries = []
+    while ids:
+        for done in search.wait():
+            ids.discard(done.id)
+            entries.append(done.entry)
+    assert search.stopped
+    assert all(e.lo <= exact.value <= e.hi and e.lo < e.hi for e in entries)
