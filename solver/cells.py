@@ -363,11 +363,11 @@ class CellsSolve:
     solution: tuple[Num, dict[int, Fraction], dict[int, Fraction]] | None = None
     """The root's value and optimal strategies once :meth:`run` has found them."""
     restricted: tuple[list[int], list[int]] = field(default_factory=lambda: ([0], [0]))
+    """The rows and columns of the restricted game (indices into ``rows`` and ``cols``)."""
     side_by_side: int = 1
     """How many proofs that a row or column gains nothing run at once, each leaf search on a
     thread of its own (the compiled core's ``start``); 1: one at a time, each leaf search
     with all the search's threads."""
-    """The rows and columns of the restricted game (indices into ``rows`` and ``cols``)."""
     _static: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     # bounds ---------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from solver.matrix import solve_game
 from solver.problem import make_problem
 from solver.study.run import benchmark_deal
 from take6.cli.main import main
-from take6.notation import format_position
+from take6.notation import format_position, parse_position
 from take6.position import Position
 
 CORES = ["python", "native"] if native.AVAILABLE else ["python"]
@@ -77,6 +77,9 @@ def cases(draw: st.DrawFn) -> tuple[Position, str, int, str]:
 
 @settings(max_examples=60, deadline=None)
 @given(cases())
+@example(  # two optimal pure columns: the read-back may pick the other one
+    (parse_position("logik 1,41/8/2,3,4,5,13/6,40 9,12,15,42|7,10,14,43"), "diff", 0, "python")
+)
 def test_equals_the_ordinary_solve(case: tuple[Position, str, int, str]) -> None:
     pos, objective, player, core = case
     if all(not h for h in pos.hands):
@@ -87,10 +90,13 @@ def test_equals_the_ordinary_solve(case: tuple[Position, str, int, str]) -> None
         got, run = solve_by_cells(pos, path, objective, player, core=core, memory=MEMORY)
         assert got.solved and got.value == ref.value == got.lower == got.upper, str(pos)
         check_optimal(run)
-        # Read back, the file alone settles the root: no search, the same strategies.
+        # Read back, the file alone settles the root: no search, the same value, optimal
+        # strategies (where several are optimal, the bounds the proofs left in the file may
+        # lead the read-back to another one).
         again, rerun = solve_by_cells(pos, path, objective, player, core=core, memory=MEMORY)
-        assert again.value == got.value and again.strategies == got.strategies
+        assert again.value == got.value
         assert rerun.stats.searches == 0 and rerun.file.written == 0
+        check_optimal(rerun)
 
 
 @st.composite
