@@ -11,6 +11,11 @@ equal.
     python bench/cells.py                      # k = 6, 7, 8; 5 seeds; one thread
     python bench/cells.py --k 9 --seeds 3 --memory 8G --threads 2
     python bench/cells.py --k 9 --seeds 5 --memory 8G --threads 2 --side-by-side
+    python bench/cells.py --k 8 --time-by-role   # where the leaf searches' seconds went
+
+``--time-by-role`` adds a line per deal: the seconds of the leaf searches by the part their cells
+play in the solution (the optimal strategies' supports, the rest of the restricted game, the
+rows and columns proven to gain nothing), from :meth:`solver.cells.CellsSolve.time_by_role`.
 
 With ``--side-by-side`` each deal is solved by cells twice, one after the other on the same
 threads: with the proofs that a row or column gains nothing one at a time (each leaf search
@@ -32,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.api import solve
-from solver.cells import solve_by_cells
+from solver.cells import roles_text, solve_by_cells
 from solver.native import AVAILABLE, parse_memory, unavailable_reason
 from solver.study.run import benchmark_deal as deal
 
@@ -48,6 +53,11 @@ def main() -> int:
         "--side-by-side",
         action="store_true",
         help="compare the proofs one at a time against --threads of them side by side",
+    )
+    ap.add_argument(
+        "--time-by-role",
+        action="store_true",
+        help="also print, per deal, where the cells solve's leaf searches' seconds went",
     )
     args = ap.parse_args()
     if args.side_by_side and args.threads < 2:
@@ -84,6 +94,8 @@ def main() -> int:
                 f"{run.stats.searches:5d} {len(rows)}x{len(cols)} {size / 1024:7.1f} kB",
                 flush=True,
             )
+            if args.time_by_role:
+                print(f"    {roles_text(run.time_by_role())}", flush=True)
         print(
             f"k = {k}: median CPU s ordinary {statistics.median(plain_cpu):.2f}, cells "
             f"{statistics.median(cells_cpu):.2f}; ratio cells / ordinary median "

@@ -13,6 +13,7 @@ of the README's table, then one line in plain words:
     python bench/k10_study.py --no-bots             # without the best replies (seconds)
     python bench/k10_study.py --cells /tmp/k10-cells --deals 10 --study k10
     python bench/k10_study.py --study k10-safe --draft safe --deals 1 --first-picker 1
+    python bench/k10_study.py --no-bots --time-by-role   # where each deal's search time went
 
 With ``--draft`` (and ``--first-picker``) the study is one of drafted deals, as ``take6 study
 deals --draft ... --first-picker ...`` draws them.
@@ -36,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.api import int_text
 from solver.botgap import against_bot
-from solver.cells import read_cells, solve_by_cells
+from solver.cells import RoleTime, read_cells, roles_text, solve_by_cells
 from solver.native import parse_memory
 from solver.study.run import cells_path, study_position
 from solver.study.spec import DealStudy
@@ -66,6 +67,11 @@ def main() -> int:
     )
     ap.add_argument("--no-bots", action="store_true", help="leave out safe's gaps")
     ap.add_argument("--memory", default="4G", help="the best reply's table budget")
+    ap.add_argument(
+        "--time-by-role",
+        action="store_true",
+        help="also print, per solved deal, where its leaf searches' seconds went",
+    )
     args = ap.parse_args()
     if args.deals < 1:
         ap.error(f"--deals must be at least 1, got {args.deals}")
@@ -91,6 +97,8 @@ def main() -> int:
     gaps: list[Fraction] = []
     open_deals: list[str] = []
     rows: list[str] = []
+    roles: list[str] = []
+    totals: dict[str, RoleTime] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for deal in range(args.deals):
             task = study.task(10, deal)
@@ -117,6 +125,14 @@ def main() -> int:
             assert value == got.value
             values.append(value)
             mixed += len(x) > 1 or len(y) > 1
+            if args.time_by_role:
+                by_role = run.time_by_role()
+                roles.append(f"deal {deal}: {roles_text(by_role)}")
+                for name, r in by_role.items():
+                    t = totals.setdefault(name, RoleTime())
+                    t.cells += r.cells
+                    t.exact += r.exact
+                    t.seconds += r.seconds
             digits = len(int_text(value.denominator))
             cells = [
                 str(deal),
@@ -155,6 +171,10 @@ def main() -> int:
     print()
     for line in open_deals:
         print(line)
+    if roles:
+        print("where the leaf searches' seconds went (the cells' roles in the solution):")
+        print("\n".join(roles))
+        print(f"all {len(roles)}: {roles_text(totals)}")
     if values:
         words = (
             f"{len(values)} of {args.deals} deals exact: values from {float(min(values)):+.2f} "

@@ -168,6 +168,8 @@ class CellFile:
         """Search nodes of the leaf bounds in the file, read and written (every run's)."""
         self.seconds = 0.0
         """Wall-clock seconds of the leaf searches whose bounds are in the file (every run's)."""
+        self.leaf_seconds: dict[str, float] = {}
+        """Those seconds by leaf (the key of the position after the first turn)."""
         self.readonly = readonly
         want = header(problem)
         try:
@@ -259,6 +261,7 @@ class CellFile:
             self.read_lines += 1
             self.nodes += nodes
             self.seconds += seconds
+            self.leaf_seconds[key] = self.leaf_seconds.get(key, 0.0) + seconds
 
     def _merge(self, key: str, lo: Fraction, hi: Fraction, where: str) -> bool:
         old = self.bounds.get(key)
@@ -294,6 +297,7 @@ class CellFile:
         self.written += 1
         self.nodes += nodes
         self.seconds += seconds
+        self.leaf_seconds[key] = self.leaf_seconds.get(key, 0.0) + seconds
         return True
 
     def add(self, side: str, action: Sequence[int]) -> None:
@@ -345,6 +349,28 @@ class CellStats:
     (:attr:`CellsSolve.side_by_side`)."""
     nodes: int = 0
     phase: str = ""
+
+
+@dataclass
+class RoleTime:
+    """Cells of one role in the double oracle (:meth:`CellsSolve.time_by_role`), how many of
+    them are exact, and the seconds of their leaf searches."""
+
+    cells: int = 0
+    exact: int = 0
+    seconds: float = 0.0
+
+
+def roles_text(roles: dict[str, RoleTime]) -> str:
+    """One line: each role's cells (exact among them), seconds and share of the seconds."""
+    total = sum(r.seconds for r in roles.values())
+    parts = []
+    for name, r in roles.items():
+        if not r.cells:
+            continue
+        share = f" ({r.seconds / total:.0%})" if total > 0 else ""
+        parts.append(f"{name} {r.cells} cells ({r.exact} exact) {r.seconds:,.1f} s{share}")
+    return ", ".join(parts)
 
 
 @dataclass
@@ -811,6 +837,36 @@ class CellsSolve:
                 exact += lo == hi
         return exact, len(self.rows) * len(self.cols)
 
+    def time_by_role(self) -> dict[str, RoleTime]:
+        """Where the leaf searches' seconds (every run's, as the file holds them) went, by the
+        part each cell plays in the double oracle's outcome: ``support`` (a cell of both optimal
+        strategies' supports), ``restricted`` (a cell of the restricted game reached, off the
+        supports: valued while an earlier restricted game's strategies used it),
+        ``deviations`` (a row or column outside the restricted game, against the other side's
+        strategy: the proofs that it gains nothing) and ``untouched``. Before the root is
+        solved, every cell of the restricted game counts as ``restricted``."""
+        solution = self.solution or self.proven()
+        x, y = (solution[1], solution[2]) if solution else ({}, {})
+        R, S = self.restricted
+        roles = {name: RoleTime() for name in ("support", "restricted", "deviations", "untouched")}
+        seconds = self.file.leaf_seconds
+        for i, row in enumerate(self.trees):
+            for j, tree in enumerate(row):
+                if i in x and j in y:
+                    name = "support"
+                elif i in R and j in S:
+                    name = "restricted"
+                elif i in R or j in S:
+                    name = "deviations"
+                else:
+                    name = "untouched"
+                lo, hi = self.bounds(tree)
+                role = roles[name]
+                role.cells += 1
+                role.exact += lo == hi
+                role.seconds += sum(seconds.get(leaf.key, 0.0) for leaf in leaves(tree))
+        return roles
+
     def show(self, extra: str = "") -> None:
         if self.status is None:
             return
@@ -1036,4 +1092,13 @@ def solve_by_cells(
     return result, run
 
 
-__all__ = ["CellFile", "CellsReport", "CellsSolve", "cell_tree", "read_cells", "solve_by_cells"]
+__all__ = [
+    "CellFile",
+    "CellsReport",
+    "CellsSolve",
+    "RoleTime",
+    "cell_tree",
+    "read_cells",
+    "roles_text",
+    "solve_by_cells",
+]

@@ -29,6 +29,7 @@ from solver.cells import (
     leaves_of,
     node_key,
     read_cells,
+    roles_text,
     solve_by_cells,
 )
 from solver.errors import SolverError
@@ -150,6 +151,40 @@ def test_the_restricted_game_keeps_cells_it_does_not_need_as_bounds(tmp_path: Pa
     assert (len(R), len(S)) == (3, 3)
     assert any(run.cell(i, j)[0] != run.cell(i, j)[1] for i in R for j in S)
     check_optimal(run)
+
+
+@pytest.mark.parametrize(("k", "seed"), [(6, 1), (7, 2)])
+def test_time_by_role_parts_every_cell_and_every_second(tmp_path: Path, k: int, seed: int) -> None:
+    """Each cell has one role; the support's cells are those of both strategies' supports (all
+    exact), the restricted game's the rest of ``R`` x ``S``, the deviations' the rows and
+    columns outside it met against the other side's cells, the untouched never searched; the
+    seconds add up to the file's and read back the same from the file (kept to the ms)."""
+    path = tmp_path / "d.jsonl"
+    _, run = solve_by_cells(deal(k, seed), path, core=CORES[-1], memory=MEMORY)
+    assert run.solution is not None
+    _, x, y = run.solution
+    R, S = run.restricted
+    roles = run.time_by_role()
+    assert list(roles) == ["support", "restricted", "deviations", "untouched"]
+    assert sum(r.cells for r in roles.values()) == len(run.rows) * len(run.cols)
+    assert roles["support"].cells == roles["support"].exact == len(x) * len(y)
+    assert roles["restricted"].cells == len(R) * len(S) - len(x) * len(y)
+    assert roles["deviations"].cells == len(R) * len(run.cols) + len(S) * len(run.rows) - 2 * len(
+        R
+    ) * len(S)
+    assert roles["untouched"].seconds == 0 and roles["untouched"].exact == 0
+    assert roles["restricted"].seconds > 0 and roles["deviations"].seconds > 0
+    total = sum(r.seconds for r in roles.values())
+    assert total == pytest.approx(run.file.seconds)
+    problem = run.problem
+    keys = {leaf.key for leaf in leaves_of(run.trees)}
+    run.file = CellFile(path, problem, keys, readonly=True)
+    again = run.time_by_role()
+    for name, r in roles.items():
+        assert (again[name].cells, again[name].exact) == (r.cells, r.exact)
+        assert again[name].seconds == pytest.approx(r.seconds, abs=1e-3 * r.cells + 1e-9)
+    text = roles_text(again)
+    assert text.startswith(f"support {len(x) * len(y)} cells") and "untouched" in text
 
 
 @pytest.mark.parametrize(("k", "seed"), [(5, 1), (6, 0), (6, 1)])
