@@ -115,6 +115,7 @@ def compare_side_by_side(args: argparse.Namespace, memory: int) -> int:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             pos = deal(k, seed)
             got = []
+            roles: list[str] = []
             for width in (1, args.threads):
                 with tempfile.TemporaryDirectory() as tmp:
                     t0, c0 = time.perf_counter(), time.process_time()
@@ -128,6 +129,7 @@ def compare_side_by_side(args: argparse.Namespace, memory: int) -> int:
                     )
                     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
                     stats = run.stats
+                    roles.append(roles_text(run.time_by_role()))
                     del run  # (its search holds the table: freed before the next solve)
                     gc.collect()
                     got.append((res, stats, wall, cpu))
@@ -142,6 +144,8 @@ def compare_side_by_side(args: argparse.Namespace, memory: int) -> int:
                 f"({rb.side_by_side}) | {wb / wa:.2f}",
                 flush=True,
             )
+            if args.time_by_role:
+                print(f"    one at a time: {roles[0]}\n    side by side: {roles[1]}", flush=True)
         print(
             f"k = {k}: median wall s one at a time {statistics.median(one_wall):.2f}, side by "
             f"side {statistics.median(side_wall):.2f}; ratio side by side / one at a time "

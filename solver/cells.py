@@ -369,7 +369,8 @@ def roles_text(roles: dict[str, RoleTime]) -> str:
         if not r.cells:
             continue
         share = f" ({r.seconds / total:.0%})" if total > 0 else ""
-        parts.append(f"{name} {r.cells} cells ({r.exact} exact) {r.seconds:,.1f} s{share}")
+        secs = f"{r.seconds:,.1f}" if r.seconds >= 1 else f"{r.seconds:.3f}"
+        parts.append(f"{name} {r.cells} cells ({r.exact} exact) {secs} s{share}")
     return ", ".join(parts)
 
 
