@@ -129,10 +129,7 @@ def main() -> int:
                 by_role = run.time_by_role()
                 roles.append(f"deal {deal}: {roles_text(by_role)}")
                 for name, r in by_role.items():
-                    t = totals.setdefault(name, RoleTime())
-                    t.cells += r.cells
-                    t.exact += r.exact
-                    t.seconds += r.seconds
+                    totals.setdefault(name, RoleTime()).add(r)
             digits = len(int_text(value.denominator))
             cells = [
                 str(deal),

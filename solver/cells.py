@@ -259,9 +259,7 @@ class CellFile:
                 )
             self._merge(key, lo, hi, f"{where}: line {number}")
             self.read_lines += 1
-            self.nodes += nodes
-            self.seconds += seconds
-            self.leaf_seconds[key] = self.leaf_seconds.get(key, 0.0) + seconds
+            self._count(key, nodes, seconds)
 
     def _merge(self, key: str, lo: Fraction, hi: Fraction, where: str) -> bool:
         old = self.bounds.get(key)
@@ -295,10 +293,14 @@ class CellFile:
             }
         )
         self.written += 1
+        self._count(key, nodes, seconds)
+        return True
+
+    def _count(self, key: str, nodes: int, seconds: float) -> None:
+        """Add a proof line's search to the totals (read or written)."""
         self.nodes += nodes
         self.seconds += seconds
         self.leaf_seconds[key] = self.leaf_seconds.get(key, 0.0) + seconds
-        return True
 
     def add(self, side: str, action: Sequence[int]) -> None:
         """Note that the double oracle added a row or column to its restricted game (read back,
@@ -359,6 +361,12 @@ class RoleTime:
     cells: int = 0
     exact: int = 0
     seconds: float = 0.0
+
+    def add(self, other: RoleTime) -> None:
+        """Add another's counts to these (totals over several files)."""
+        self.cells += other.cells
+        self.exact += other.exact
+        self.seconds += other.seconds
 
 
 def roles_text(roles: dict[str, RoleTime]) -> str:
