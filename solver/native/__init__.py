@@ -337,7 +337,7 @@ class NativeSearch:
 
     @property
     def stats(self) -> NativeStats:
-        skip = ("stopped", "root", "running")
+        skip = ("stopped", "root", "running", "nested_loops", "helped_tasks")
         return NativeStats(**{k: v for k, v in self.core.stats().items() if k not in skip})
 
     @property

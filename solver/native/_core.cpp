@@ -19,7 +19,8 @@
 //   compared): two different positions would have to agree on all of them to be confused.
 // * with threads > 1 the cells of the root's stage game (and of the eldest brothers' below it)
 //   are shared out among the threads over the one table; each bucket has a spin lock, so
-//   entries are never torn.
+//   entries are never torn. A thread left without a task helps inside the others' (the loops
+//   of their positions of NEST_DEPTH+ cards, offered while a thread waits: struct Job);
 //
 // Below the search, the best reply to a fixed bot (BotReply, Python type Reply): the expectimax of
 // solver/botgap.py restated, with the three built-in bots' policies (take6.play.bots).
@@ -1303,16 +1304,39 @@ struct Config {
 // leaves of a solve by cells searched side by side on one table.
 struct AsyncTask {
     long id = 0;
+    int worker = 1;  // its searcher's number: unique among the tasks not yet collected
     Table t;
     Hands hs;
     Q alpha, beta;
     Bounds result;
     u64 nodes = 0;
+    std::atomic<u64> counted{0};  // its nodes so far, those other threads searched for it too
     double seconds = 0;
     std::atomic<bool> halt{false};  // cancel: the search stops with the bounds it has
     std::atomic<bool> done{false};
     std::exception_ptr err;
     std::thread th;
+};
+
+class Searcher;
+
+// A parallel loop (Searcher::par_for) open to other threads: task(searcher, k) for k < count.
+// Its poster runs tasks too, and returns only once none is running (the task refers to the
+// poster's stack). Threads that wait take tasks of open loops of fewer cards a hand than their
+// own (so their work space of those depths is free): a thread whose loop waits for a long
+// task helps inside it.
+struct Job {
+    const std::function<bool(Searcher&, int)>* task = nullptr;
+    int count = 0;
+    int depth = 0;                 // cards a hand of the position whose loop this is
+    bool nested = false;           // offered from inside another loop's task
+    std::atomic<bool>* halt_flag = nullptr;  // the poster's own stop (a started search's cancel)
+    std::atomic<u64>* account = nullptr;     // where the poster's nodes are counted
+    std::atomic<int> next{0};      // the next task to claim
+    std::atomic<int> running{0};   // claimed (or about to be claimed) and not finished
+    std::atomic<bool> halt{false};  // a task returned false: claim no more
+    std::mutex mu;
+    std::exception_ptr err;
 };
 
 struct Shared {
@@ -1341,6 +1365,14 @@ struct Shared {
     std::atomic<int> root_phase{0}, root_done{0}, root_total{0};
     // Threads that share the root's cells (the table is grown to the budget before they run).
     int want_threads = 1;
+    // The loops open to helpers while the threads of a value() run (see Job), and how many of
+    // those threads are waiting for work (a position's loop is offered only when one is).
+    std::mutex jobs_mu;
+    std::vector<Job*> jobs;
+    std::atomic<int> idle{0};
+    std::atomic<bool> pool_on{false};
+    std::atomic<u64> nested_loops{0}, helped_tasks{0};  // (counts, for stats())
+    std::atomic<int> running_tasks{0};  // started searches not finished yet
     // Searches started by Search.start and not yet collected by Search.wait.
     std::vector<std::unique_ptr<AsyncTask>> tasks;
     long next_task = 0;
@@ -1593,6 +1625,9 @@ struct Expanded {
 };
 
 const int PAR_DEPTH = 6;
+const int NEST_DEPTH = 5;
+// Searchers' numbers are below this (a loop's work space per thread is indexed by them).
+const int MAX_WORKERS = 64;
 
 struct Frame {
     std::vector<int> rows, cols, order_r, order_c, rcopy, ccopy, rord;
@@ -1645,6 +1680,91 @@ class Searcher {
 
     Searcher(Shared& s, int w) : S(s), C(s.cfg), worker(w) {}
 
+    // One of the threads that may offer their loops to each other: those of a value() with
+    // threads > 1 (the main one and those it starts), the searches of Search.start and the
+    // caller's thread waiting for them.
+    bool in_pool = false;
+
+    // Run task k of J (J.running already counts it); a task's exception is kept for J's poster.
+    void run_task(Job& J, int k) {
+        try {
+            if (!(*J.task)(*this, k)) J.halt.store(true);
+        } catch (...) {
+            std::lock_guard<std::mutex> g(J.mu);
+            if (!J.err) J.err = std::current_exception();
+            J.halt.store(true);
+        }
+        flush();                 // (the nodes counted where they belong before J can end)
+        J.running.fetch_sub(1);  // (the last access to J: its poster may return after this)
+    }
+
+    // Take one task of an open loop of fewer than `below` cards a hand (the most recent first:
+    // the deepest in the tree, the one a waiting thread most likely waits for). False if none.
+    bool help_one(int below) {
+        Job* J = nullptr;
+        {
+            std::lock_guard<std::mutex> g(S.jobs_mu);
+            for (auto it = S.jobs.rbegin(); it != S.jobs.rend(); ++it) {
+                Job* j = *it;
+                if (j->depth < below && !j->halt.load() && j->next.load() < j->count) {
+                    J = j;
+                    J->running.fetch_add(1);  // (under the lock: the poster waits for it)
+                    break;
+                }
+            }
+        }
+        if (!J) return false;
+        int k = J->next.fetch_add(1);
+        if (k >= J->count) {
+            J->running.fetch_sub(1);
+            return false;
+        }
+        if (J->nested) S.helped_tasks.fetch_add(1, std::memory_order_relaxed);
+        // A cancel of the search helped stops this task too, and its nodes count as that
+        // search's.
+        flush();
+        std::atomic<bool>* own_halt = halt_flag;
+        std::atomic<u64>* own_account = account;
+        halt_flag = J->halt_flag;
+        account = J->account;
+        run_task(*J, k);
+        halt_flag = own_halt;
+        account = own_account;
+        return true;
+    }
+
+    // Help with loops of fewer than `below` cards a hand until J has no task running (and
+    // none left to claim). Worker threads stop here for a growing table; the main thread polls.
+    void help_until_done(Job& J, int below) {
+        double last_poll = now_s();
+        std::exception_ptr failed;
+        S.idle.fetch_add(1);
+        while (J.running.load() > 0 || (!J.halt.load() && J.next.load() < J.count)) {
+            S.idle.fetch_sub(1);
+            bool did = help_one(below);
+            S.idle.fetch_add(1);
+            if (did) continue;
+            if (worker) {
+                if (S.pause.load(std::memory_order_relaxed)) {
+                    S.idle.fetch_sub(1);
+                    wait_if_paused();
+                    S.idle.fetch_add(1);
+                }
+            } else if (poll && now_s() - last_poll > 0.005) {
+                last_poll = now_s();
+                try {
+                    poll(poll_ctx);
+                } catch (...) {  // (J's tasks refer to this stack: wait for them first)
+                    if (!failed) failed = std::current_exception();
+                    S.stopped.store(true);
+                }
+            }
+            std::this_thread::yield();
+        }
+        S.idle.fetch_sub(1);
+        if (failed) std::rethrow_exception(failed);
+    }
+
     void static_bounds(const Table& t, const Hands& hs, Q& lo, Q& hi) const {
         i64 total = 0;
         for (int i = 0; i < t.n; ++i) total += t.r[i].heads;
@@ -1664,10 +1784,12 @@ class Searcher {
     u64 c_nodes = 0, c_lps = 0, c_saddles = 0, c_hits = 0;
     u64 c_exp[33] = {}, c_exact[33] = {};
 
-    u64 flushed_nodes = 0;  // nodes added to the shared count so far
+    // Where this searcher's nodes are counted besides the shared count: a started search's own
+    // count (Search.start), also for the nodes other threads search in its loops.
+    std::atomic<u64>* account = nullptr;
 
     void flush() {
-        flushed_nodes += c_nodes;
+        if (account && c_nodes) account->fetch_add(c_nodes, std::memory_order_relaxed);
         S.nodes.fetch_add(c_nodes, std::memory_order_relaxed);
         S.lps.fetch_add(c_lps, std::memory_order_relaxed);
         S.saddles.fetch_add(c_saddles, std::memory_order_relaxed);
@@ -2064,8 +2186,15 @@ class Searcher {
         // on the main thread's path wherever no parallel section is running yet (the root, and
         // below it the eldest brother that the root searches alone first), for positions of at
         // least PAR_DEPTH cards a hand; elsewhere the same loops run on one thread.
-        const bool par = is_main && S.want_threads > 1 && dd >= PAR_DEPTH && m * n > 1 &&
+        // Below that, a thread of the pool offers its position's loops to the others while one
+        // of them waits for work (NEST_DEPTH cards a hand or more): the thread whose task runs
+        // long at the end of a loop gets help inside it.
+        const bool top = is_main && S.want_threads > 1 && dd >= PAR_DEPTH && m * n > 1 &&
                          !S.threads_running.load();
+        const bool nested = !top && in_pool && dd >= NEST_DEPTH && m * n > 1 &&
+                            S.pool_on.load(std::memory_order_relaxed) &&
+                            S.idle.load(std::memory_order_relaxed) > 0;
+        const bool par = top || nested;
         const bool at_root = is_main && dd == S.root_depth;
         auto root_phase = [&](int phase, int total) {
             if (!at_root) return;
@@ -2099,47 +2228,74 @@ class Searcher {
                     if (!task(*this, k)) break;
                 return;
             }
-            S.tt.maybe_grow();  // no other thread runs between two parallel sections
-            S.threads_running.store(true);
-            std::atomic<int> next{0};
-            std::atomic<bool> halt{false};
-            auto body = [&](Searcher& sr) {
-                int k;
-                while (!halt.load() && (k = next.fetch_add(1)) < count)
-                    if (!task(sr, k)) halt.store(true);
-            };
+            Job J;
+            J.task = &task;
+            J.count = count;
+            J.depth = dd;
+            J.nested = !top;
+            J.halt_flag = halt_flag;
+            J.account = account;
+            if (!top) S.nested_loops.fetch_add(1, std::memory_order_relaxed);
+            if (top) {
+                S.tt.maybe_grow();  // no other thread runs between two parallel sections
+                S.threads_running.store(true);
+                S.pool_on.store(true);
+            }
+            {
+                std::lock_guard<std::mutex> g(S.jobs_mu);
+                S.jobs.push_back(&J);
+            }
             std::vector<std::thread> ths;
             std::vector<std::exception_ptr> errs(S.want_threads);
-            for (int w = 1; w < S.want_threads; ++w)
-                ths.emplace_back([&, w]() {
-                    S.active.fetch_add(1);
-                    try {
-                        Searcher sr(S, w);
-                        sr.wait_if_paused();  // (before any access to the table)
-                        body(sr);
-                        sr.flush();
-                    } catch (...) {
-                        errs[w] = std::current_exception();
-                        halt.store(true);
-                    }
-                    S.active.fetch_sub(1);
-                });
-            try {
-                body(*this);
-                // The other threads may still be on long tasks: keep reporting progress and
-                // reading Ctrl-C meanwhile.
-                while (S.active.load() > 0 && !halt.load()) {
-                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                    if (poll) poll(poll_ctx);
+            if (top)
+                for (int w = 1; w < S.want_threads; ++w)
+                    ths.emplace_back([&, w]() {
+                        S.active.fetch_add(1);
+                        try {
+                            Searcher sr(S, w);
+                            sr.in_pool = true;
+                            sr.wait_if_paused();  // (before any access to the table)
+                            sr.help_until_done(J, dd + 1);
+                            sr.flush();
+                        } catch (...) {
+                            errs[w] = std::current_exception();
+                            J.halt.store(true);
+                        }
+                        S.active.fetch_sub(1);
+                    });
+            // This thread's share: claim tasks until none is left...
+            while (!J.halt.load()) {
+                J.running.fetch_add(1);
+                int k = J.next.fetch_add(1);
+                if (k >= count) {
+                    J.running.fetch_sub(1);
+                    break;
                 }
+                run_task(J, k);
+            }
+            {
+                std::lock_guard<std::mutex> g(S.jobs_mu);
+                S.jobs.erase(std::find(S.jobs.begin(), S.jobs.end(), &J));
+            }
+            // ... then help inside the tasks still running (the other threads may be on long
+            // ones: the main thread keeps reporting progress and reading Ctrl-C meanwhile).
+            try {
+                help_until_done(J, dd);
             } catch (...) {
-                halt.store(true);
+                J.halt.store(true);
                 for (auto& th : ths) th.join();
-                S.threads_running.store(false);
+                if (top) {
+                    S.pool_on.store(false);
+                    S.threads_running.store(false);
+                }
                 throw;
             }
             for (auto& th : ths) th.join();
-            S.threads_running.store(false);
+            if (top) {
+                S.pool_on.store(false);
+                S.threads_running.store(false);
+            }
+            if (J.err) std::rethrow_exception(J.err);
             for (auto& e : errs)
                 if (e) std::rethrow_exception(e);
         };
@@ -2275,9 +2431,11 @@ class Searcher {
                 if (best >= beta || best >= worst) cut = true;
                 // ... then the other rows, one per thread, each with its own column order.
                 if (!cut) {
-                    std::vector<std::vector<int>> orders(S.want_threads, order_c);
+                    std::vector<std::vector<int>> orders(MAX_WORKERS);  // (each its thread's)
                     par_for(m - 1, [&](Searcher& sr, int k) -> bool {
-                        return row_task(sr, F.rcopy[k + 1], orders[sr.worker]);
+                        std::vector<int>& own = orders[sr.worker];
+                        if (own.empty()) own = order_c;
+                        return row_task(sr, F.rcopy[k + 1], own);
                     });
                 }
             }
@@ -2347,7 +2505,7 @@ class Searcher {
                 }
                 if (worst <= alpha || worst <= best) cut = true;
                 if (!cut) {
-                    std::vector<std::vector<int>> rords(S.want_threads);
+                    std::vector<std::vector<int>> rords(MAX_WORKERS);
                     par_for(n - 1, [&](Searcher& sr, int k) -> bool {
                         return col_task(sr, F.ccopy[k + 1], rords[sr.worker]);
                     });
@@ -2978,6 +3136,7 @@ void stop_tasks(Shared& S) {
         if (tp->th.joinable()) tp->th.join();
     S.tasks.clear();
     S.threads_running.store(false);
+    S.pool_on.store(false);
 }
 
 void search_dealloc(PyObject* o) {
@@ -3190,6 +3349,7 @@ PyObject* search_value(PyObject* o, PyObject* args) {
         S.want_threads = self->threads;
         Searcher s(S, 0);
         s.is_main = true;
+        s.in_pool = true;
         s.poll = poll_main;
         s.poll_ctx = &ctx;
         S.root_depth = popcount128(hs.h[0]);
@@ -3228,30 +3388,49 @@ PyObject* search_start(PyObject* o, PyObject* args) {
         self->last_progress = self->started;
         S.root_depth = -1;  // (no root bounds to publish: each search has its own root)
         S.threads_running.store(true);
+        // Fewer searches running than threads: the caller's thread, waiting in wait(), helps
+        // inside those that run (their loops offered as in value()'s threads).
+        S.want_threads = self->threads;
+        S.pool_on.store(self->threads > 1);
+    }
+    if (S.tasks.size() + 1 >= size_t(MAX_WORKERS)) {
+        PyErr_Format(PyExc_RuntimeError, "start: at most %d searches at once", MAX_WORKERS - 1);
+        return nullptr;
     }
     tp->id = ++S.next_task;
-    int w = int(S.tasks.size()) + 1;
+    int w = 1;  // the least number no uncollected task has (0 is the caller's thread)
+    while (std::any_of(S.tasks.begin(), S.tasks.end(), [w](auto& x) { return x->worker == w; }))
+        ++w;
+    tp->worker = w;
     S.active.fetch_add(1);
+    S.running_tasks.fetch_add(1);
     try {
         tp->th = std::thread([&S, tp, w]() {
             double t0 = now_s();
             try {
                 Searcher sr(S, w);
                 sr.halt_flag = &tp->halt;
+                sr.account = &tp->counted;
+                sr.in_pool = true;
                 sr.wait_if_paused();  // (before any access to the table)
                 tp->result = sr.value(tp->t, tp->hs, tp->alpha, tp->beta);
                 sr.flush();
-                tp->nodes = sr.flushed_nodes;
+                tp->nodes = tp->counted.load();
             } catch (...) {
                 tp->err = std::current_exception();
             }
             tp->seconds = now_s() - t0;
+            S.running_tasks.fetch_sub(1);
             S.active.fetch_sub(1);
             tp->done.store(true, std::memory_order_release);
         });
     } catch (std::exception& e) {
+        S.running_tasks.fetch_sub(1);
         S.active.fetch_sub(1);
-        if (S.tasks.empty()) S.threads_running.store(false);
+        if (S.tasks.empty()) {
+            S.threads_running.store(false);
+            S.pool_on.store(false);
+        }
         PyErr_Format(PyExc_RuntimeError, "cannot start a search thread: %s", e.what());
         return nullptr;
     }
@@ -3272,18 +3451,48 @@ PyObject* search_wait(PyObject* o, PyObject*) {
             if (tp->done.load(std::memory_order_acquire)) return true;
         return false;
     };
+    // While fewer searches run than threads, this thread takes tasks of the loops they offer
+    // (each task runs to its end, under the cancel of the search it helps); otherwise it sleeps.
+    Searcher helper(S, 0);
+    helper.in_pool = true;
+    helper.poll = poll_main;
+    helper.poll_ctx = &ctx;
+    bool counted = false;  // this thread counted in S.idle (ready to help)
+    double last_poll = 0;
     while (!finished()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        if (!ctx.error) {
+        bool ready = S.pool_on.load() && !ctx.error &&
+                     S.running_tasks.load() < S.want_threads;
+        if (ready != counted) {
+            S.idle.fetch_add(ready ? 1 : -1);
+            counted = ready;
+        }
+        bool did = false;
+        if (ready) {
+            S.idle.fetch_sub(1);
+            did = helper.help_one(1 << 20);
+            S.idle.fetch_add(1);
+        }
+        if (!did) {
+            if (ready)
+                std::this_thread::yield();
+            else
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        if (!ctx.error && now_s() - last_poll >= 0.002) {
+            last_poll = now_s();
             try {
                 poll_main(&ctx);
             } catch (std::bad_alloc&) {  // growing the table
+                if (counted) S.idle.fetch_sub(1);
+                helper.flush();
                 S.stopped.store(true);
                 stop_tasks(S);
                 return PyErr_NoMemory();
             }
         }
     }
+    if (counted) S.idle.fetch_sub(1);
+    helper.flush();
     bool failed = ctx.error;
     std::exception_ptr err;
     for (auto& tp : S.tasks)
@@ -3321,7 +3530,10 @@ PyObject* search_wait(PyObject* o, PyObject*) {
         Py_DECREF(item);
         it = S.tasks.erase(it);
     }
-    if (S.tasks.empty()) S.threads_running.store(false);
+    if (S.tasks.empty()) {
+        S.threads_running.store(false);
+        S.pool_on.store(false);
+    }
     return out;
 }
 
@@ -3407,6 +3619,7 @@ PyObject* search_safe(PyObject* o, PyObject* args) {
         Shared& S = *self->shared;
         Searcher s(S, 0);
         s.is_main = true;
+        s.in_pool = true;
         s.poll = poll_main;
         s.poll_ctx = &ctx;
         S.root_depth = -1;  // (no root bounds to publish)
@@ -3525,14 +3738,15 @@ PyObject* search_stats(PyObject* o, PyObject*) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     Shared& S = *self->shared;
     return Py_BuildValue(
-        "{sKsKsKsKsKsKsKsKsOs(iii)sn}", "nodes", (unsigned long long)S.nodes.load(), "lps",
+        "{sKsKsKsKsKsKsKsKsOs(iii)snsKsK}", "nodes", (unsigned long long)S.nodes.load(), "lps",
         (unsigned long long)S.lps.load(), "saddles", (unsigned long long)S.saddles.load(), "hits",
         (unsigned long long)S.hits.load(), "filled", (unsigned long long)S.tt.filled.load(),
         "capacity", (unsigned long long)S.tt.capacity(), "max_capacity",
         (unsigned long long)(S.tt.max_buckets() * 4), "table_bytes",
         (unsigned long long)S.tt.bytes(), "stopped", S.stopped.load() ? Py_True : Py_False, "root",
         S.root_phase.load(), S.root_done.load(), S.root_total.load(), "running",
-        Py_ssize_t(S.tasks.size()));
+        Py_ssize_t(S.tasks.size()), "nested_loops", (unsigned long long)S.nested_loops.load(),
+        "helped_tasks", (unsigned long long)S.helped_tasks.load());
 }
 
 PyObject* search_profile(PyObject* o, PyObject*) {

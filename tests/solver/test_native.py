@@ -10,6 +10,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 import weakref
 from fractions import Fraction
 
@@ -476,3 +477,68 @@ def test_node_limit_stops_every_started_search_with_proven_bounds() -> None:
             entries.append(done.entry)
     assert search.stopped
     assert all(e.lo <= exact.value <= e.hi and e.lo < e.hi for e in entries)
+
+
+def test_threads_share_loops_deep_in_the_tree_with_the_same_values() -> None:
+    # Two threads split the root's loops (positions of 6+ cards a hand) and, while one of them
+    # waits, the other offers it the loops of its own positions of 5+ cards (nested parallel
+    # loops with helping). Values and windows must come out as on one thread: standard, Logik
+    # and Profi deals of 6-7 cards, too-low choices, diff and paranoid, a small table (growth
+    # while the threads run) and a window on each side of the value.
+    rng = random.Random(20261206)
+    cases: list[tuple[Position, str, int]] = [(benchmark_deal(7, 1), "diff", 0)]
+    for variant, objective in (("standard", "diff"), ("profi", "paranoid"), ("logik", "paranoid")):
+        cases.append((random_position(rng, variant, 2, 6, 60), objective, rng.randrange(2)))
+    helped = 0
+    for pos, objective, player in cases:
+        problem = make_problem(pos, objective, player)
+        table, hands = position_table(problem)
+        one, _ = solve(pos, objective, player, line=False, core="native", memory=MEMORY)
+        assert one.value is not None
+        two = native.NativeSearch(problem, memory=MEMORY, threads=2)
+        entry = two.value(table, hands)
+        assert entry.lo == entry.hi == one.value, str(pos)
+        helped += two.core.stats()["helped_tasks"]
+        for a, b in ((one.value - 2, one.value - 1), (one.value + 1, one.value + 3)):
+            fresh = native.NativeSearch(problem, memory=MEMORY, threads=2)
+            got = fresh.value(table, hands, a, b)
+            assert _holds(got.lo, got.hi, one.value, a, b), str(pos)
+    assert helped > 0  # the nested loops did run on the other thread
+
+
+def test_two_threads_stopped_deep_in_the_tree_keep_proven_bounds() -> None:
+    # A node limit stops both threads wherever they are (inside each other's loops too): the
+    # bounds hold the value and are not exact.
+    pos = benchmark_deal(7, 2)
+    problem = make_problem(pos)
+    exact, _ = solve(pos, line=False, core="native", memory=1 << 26)
+    assert exact.value is not None
+    table, hands = position_table(problem)
+    for limit in (5_000, 50_000, 200_000):
+        search = native.NativeSearch(problem, memory=MEMORY, threads=2, node_limit=limit)
+        got = search.value(table, hands)
+        assert search.stopped and got.lo <= exact.value <= got.hi and got.lo < got.hi
+
+
+def test_the_waiting_caller_helps_inside_fewer_searches_than_threads() -> None:
+    # One search started on a table of two threads: the caller's thread, waiting in wait(),
+    # takes tasks of the loops it offers. Same value; its node count includes the help; a
+    # cancel stops it with proven bounds even while the caller is inside one of its tasks.
+    pos = benchmark_deal(7, 1)
+    problem = make_problem(pos)
+    exact, _ = solve(pos, line=False, core="native", memory=1 << 26)
+    assert exact.value is not None
+    table, hands = position_table(problem)
+    search = native.NativeSearch(problem, memory=MEMORY, threads=2)
+    first = search.start(table, hands)
+    (done,) = search.wait()
+    assert done.id == first and done.entry.lo == done.entry.hi == exact.value
+    assert search.core.stats()["helped_tasks"] > 0
+    assert done.nodes == search.stats.nodes  # (the only search: every node is its own)
+    for stop_after in (0.0, 0.05):
+        search = native.NativeSearch(problem, memory=MEMORY, threads=2)
+        sid = search.start(table, hands)
+        time.sleep(stop_after)
+        search.cancel(sid)
+        (done,) = search.wait()
+        assert done.entry.lo <= exact.value <= done.entry.hi
