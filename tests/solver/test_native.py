@@ -23,9 +23,9 @@ from solver import native
 from solver.api import solve
 from solver.baseline import baseline_value
 from solver.errors import SolverError
-from solver.kernel import Kernel, to_table
+from solver.kernel import Hands, Kernel, Table, to_table
 from solver.matrix import Num
-from solver.problem import make_problem
+from solver.problem import Problem, make_problem
 from solver.search import Search, position_table
 from solver.study.run import benchmark_deal
 from solver.verify.certificate import build_bound_certificate, build_certificate
@@ -438,15 +438,20 @@ def test_searches_started_side_by_side_keep_values_contract(
     assert search.running == 0 and search.wait() == []
 
 
-def test_started_searches_refuse_other_calls_until_collected_and_cancel_keeps_bounds() -> None:
-    pos = benchmark_deal(7, 2)
-    problem = make_problem(pos)
-    exact, _ = solve(pos, line=False, core="native", memory=1 << 26)
+def _deal_and_value(seed: int) -> tuple[Problem, Table, Hands, Fraction]:
+    """Deal ``seed`` of 7 cards a hand of ``bench/solve.py``: its problem, root and exact value."""
+    problem = make_problem(benchmark_deal(7, seed))
+    exact, _ = solve(problem.position, line=False, core="native", memory=1 << 26)
     assert exact.value is not None
-    search = native.NativeSearch(problem, memory=1 << 26, threads=2)
     table, hands = position_table(problem)
+    return problem, table, hands, exact.value
+
+
+def test_started_searches_refuse_other_calls_until_collected_and_cancel_keeps_bounds() -> None:
+    problem, table, hands, value = _deal_and_value(2)
+    search = native.NativeSearch(problem, memory=1 << 26, threads=2)
     first = search.start(table, hands)
-    second = search.start(table, hands, exact.value - 1, exact.value + 1)
+    second = search.start(table, hands, value - 1, value + 1)
     with pytest.raises(RuntimeError, match="still running"):
         search.value(table, hands)
     assert search.cancel(first) and not search.cancel(999)
@@ -454,21 +459,17 @@ def test_started_searches_refuse_other_calls_until_collected_and_cancel_keeps_bo
     while len(got) < 2:
         for done in search.wait():
             got.add(done.id)
-            assert done.entry.lo <= exact.value <= done.entry.hi
+            assert done.entry.lo <= value <= done.entry.hi
     assert got == {first, second}
     # collected: the table serves value() again
-    assert search.value(table, hands).lo == exact.value
+    assert search.value(table, hands).lo == value
     with pytest.raises(SolverError, match="hands are empty"):
         search.start(table, tuple(() for _ in hands))
 
 
 def test_node_limit_stops_every_started_search_with_proven_bounds() -> None:
-    pos = benchmark_deal(7, 2)
-    problem = make_problem(pos)
-    exact, _ = solve(pos, line=False, core="native", memory=1 << 26)
-    assert exact.value is not None
+    problem, table, hands, value = _deal_and_value(2)
     search = native.NativeSearch(problem, memory=1 << 26, threads=2, node_limit=20_000)
-    table, hands = position_table(problem)
     ids = {search.start(table, hands), search.start(table, hands, -1, 1)}
     entries = []
     while ids:
@@ -476,7 +477,7 @@ def test_node_limit_stops_every_started_search_with_proven_bounds() -> None:
             ids.discard(done.id)
             entries.append(done.entry)
     assert search.stopped
-    assert all(e.lo <= exact.value <= e.hi and e.lo < e.hi for e in entries)
+    assert all(e.lo <= value <= e.hi and e.lo < e.hi for e in entries)
 
 
 def test_threads_share_loops_deep_in_the_tree_with_the_same_values() -> None:
@@ -510,30 +511,22 @@ def test_threads_share_loops_deep_in_the_tree_with_the_same_values() -> None:
 def test_two_threads_stopped_deep_in_the_tree_keep_proven_bounds() -> None:
     # A node limit stops both threads wherever they are (inside each other's loops too): the
     # bounds hold the value and are not exact.
-    pos = benchmark_deal(7, 2)
-    problem = make_problem(pos)
-    exact, _ = solve(pos, line=False, core="native", memory=1 << 26)
-    assert exact.value is not None
-    table, hands = position_table(problem)
+    problem, table, hands, value = _deal_and_value(2)
     for limit in (5_000, 50_000, 200_000):
         search = native.NativeSearch(problem, memory=MEMORY, threads=2, node_limit=limit)
         got = search.value(table, hands)
-        assert search.stopped and got.lo <= exact.value <= got.hi and got.lo < got.hi
+        assert search.stopped and got.lo <= value <= got.hi and got.lo < got.hi
 
 
 def test_the_waiting_caller_helps_inside_fewer_searches_than_threads() -> None:
     # One search started on a table of two threads: the caller's thread, waiting in wait(),
     # takes tasks of the loops it offers. Same value; its node count includes the help; a
     # cancel stops it with proven bounds even while the caller is inside one of its tasks.
-    pos = benchmark_deal(7, 1)
-    problem = make_problem(pos)
-    exact, _ = solve(pos, line=False, core="native", memory=1 << 26)
-    assert exact.value is not None
-    table, hands = position_table(problem)
+    problem, table, hands, value = _deal_and_value(1)
     search = native.NativeSearch(problem, memory=MEMORY, threads=2)
     first = search.start(table, hands)
     (done,) = search.wait()
-    assert done.id == first and done.entry.lo == done.entry.hi == exact.value
+    assert done.id == first and done.entry.lo == done.entry.hi == value
     assert search.core.stats()["helped_tasks"] > 0
     assert done.nodes == search.stats.nodes  # (the only search: every node is its own)
     for stop_after in (0.0, 0.05):
@@ -542,4 +535,4 @@ def test_the_waiting_caller_helps_inside_fewer_searches_than_threads() -> None:
         time.sleep(stop_after)
         search.cancel(sid)
         (done,) = search.wait()
-        assert done.entry.lo <= exact.value <= done.entry.hi
+        assert done.entry.lo <= value <= done.entry.hi
