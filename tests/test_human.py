@@ -9,6 +9,7 @@ import builtins
 import json
 import re
 import shutil
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -40,7 +41,15 @@ def spawn(*args: str) -> pexpect.spawn:
     assert TAKE6 is not None, "the take6 console script is not installed next to python"
     env = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "xterm", "PATH": "/usr/bin:/bin"}
     return pexpect.spawn(
-        TAKE6, list(args), env=env, encoding="utf-8", timeout=30, dimensions=(50, 100)
+        TAKE6,
+        list(args),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 100),
+        # Ctrl-C as at a terminal, even when the test run itself was started in the background
+        # (which leaves SIGINT ignored, and Python keeps it so in the child).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from solver_helpers import random_position
+from solver_helpers import ctrl_c_default, random_position
 
 from solver.analysis import TurnStudy, analyse
 from solver.api import solve
@@ -278,6 +278,7 @@ def test_ctrl_c_in_a_terminal_reports_bounds_and_exits_130() -> None:
         env={"NO_COLOR": "1", "COLUMNS": "100", "PATH": "/usr/bin:/bin"},
         encoding="utf-8",
         timeout=60,
+        preexec_fn=ctrl_c_default,  # (a test run started in the background ignores SIGINT)
     )
     child.expect("nodes")  # the progress line: the search is under way
     child.sendintr()
