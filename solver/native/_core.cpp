@@ -84,15 +84,21 @@ inline u128 ugcd(u128 a, u128 b) {
     return a;
 }
 
-inline mpq_class big_of(const Q& a) {
-    if (a.b) return *a.b;
-    mpq_class r;
-    mpz_set_si(r.get_num_mpz_t(), long(a.n));
-    mpz_set_si(r.get_den_mpz_t(), long(a.d));
-    return r;
-}
+// A value as GMP's, without copying one that is already GMP's (a long value has thousands of
+// digits from k = 9 on, and the windows of a solve by cells carry them through whole searches).
+struct AsBig {
+    mpq_class own;
+    const mpq_class* p;
+    explicit AsBig(const Q& a) : p(a.b.get()) {
+        if (p) return;
+        mpz_set_si(own.get_num_mpz_t(), long(a.n));
+        mpz_set_si(own.get_den_mpz_t(), long(a.d));
+        p = &own;
+    }
+    mpq_srcptr get() const { return p->get_mpq_t(); }
+};
 
-inline Q from_big(const mpq_class& r) {
+inline Q from_big(mpq_class&& r) {
     Q q;
     if (mpz_fits_slong_p(r.get_num_mpz_t()) && mpz_fits_slong_p(r.get_den_mpz_t())) {
         long n = mpz_get_si(r.get_num_mpz_t()), d = mpz_get_si(r.get_den_mpz_t());
@@ -104,8 +110,17 @@ inline Q from_big(const mpq_class& r) {
     }
     q.n = 0;
     q.d = 1;
-    q.b = std::make_shared<const mpq_class>(r);
+    q.b = std::make_shared<const mpq_class>(std::move(r));
     return q;
+}
+
+// The result of a GMP operation on two values: r = f(a, b).
+template <class F>
+inline Q big_op(const Q& a, const Q& b, F f) {
+    AsBig x(a), y(b);
+    mpq_class r;
+    f(r.get_mpq_t(), x.get(), y.get());
+    return from_big(std::move(r));
 }
 
 // The small form of n/d if it fits.
@@ -166,8 +181,7 @@ inline Q operator+(const Q& a, const Q& b) {
             return r;
         }
     }
-    mpq_class r = big_of(a) + big_of(b);
-    return from_big(r);
+    return big_op(a, b, mpq_add);
 }
 inline Q operator-(const Q& a) {
     if (a.b) return from_big(mpq_class(-*a.b));
@@ -175,22 +189,23 @@ inline Q operator-(const Q& a) {
     r.n = -r.n;
     return r;
 }
-inline Q operator-(const Q& a, const Q& b) { return a + (-b); }
+inline Q operator-(const Q& a, const Q& b) {
+    if (!a.b && !b.b) return a + (-b);
+    return big_op(a, b, mpq_sub);
+}
 inline Q operator*(const Q& a, const Q& b) {
     if (!a.b && !b.b) {
         Q r;
         if (small_q(i128(a.n) * b.n, i128(a.d) * b.d, r)) return r;
     }
-    mpq_class r = big_of(a) * big_of(b);
-    return from_big(r);
+    return big_op(a, b, mpq_mul);
 }
 inline Q operator/(const Q& a, const Q& b) {
     if (!a.b && !b.b) {
         Q r;
         if (small_q(i128(a.n) * b.d, i128(a.d) * b.n, r)) return r;
     }
-    mpq_class r = big_of(a) / big_of(b);
-    return from_big(r);
+    return big_op(a, b, mpq_div);
 }
 inline int cmp(const Q& a, const Q& b) {
     if (!a.b && !b.b) {
@@ -198,7 +213,13 @@ inline int cmp(const Q& a, const Q& b) {
         i128 l = i128(a.n) * b.d, r = i128(b.n) * a.d;
         return l < r ? -1 : (l > r ? 1 : 0);
     }
-    int c = ::cmp(big_of(a), big_of(b));
+    int c;
+    if (a.b && b.b)
+        c = mpq_cmp(a.b->get_mpq_t(), b.b->get_mpq_t());
+    else if (a.b)
+        c = mpq_cmp_si(a.b->get_mpq_t(), long(b.n), (unsigned long)(b.d));
+    else
+        c = -std::clamp(mpq_cmp_si(b.b->get_mpq_t(), long(a.n), (unsigned long)(a.d)), -1, 1);
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 inline bool operator<(const Q& a, const Q& b) { return cmp(a, b) < 0; }
@@ -3294,7 +3315,7 @@ bool q_from(PyObject* o, Q& q) {
     if (!small_q(n, d, q)) {
         mpq_class r{mpz_class(long(n)), mpz_class(long(d))};
         r.canonicalize();
-        q = from_big(r);
+        q = from_big(std::move(r));
     }
     return true;
 }
