@@ -213,13 +213,9 @@ inline int cmp(const Q& a, const Q& b) {
         i128 l = i128(a.n) * b.d, r = i128(b.n) * a.d;
         return l < r ? -1 : (l > r ? 1 : 0);
     }
-    int c;
-    if (a.b && b.b)
-        c = mpq_cmp(a.b->get_mpq_t(), b.b->get_mpq_t());
-    else if (a.b)
-        c = mpq_cmp_si(a.b->get_mpq_t(), long(b.n), (unsigned long)(b.d));
-    else
-        c = -std::clamp(mpq_cmp_si(b.b->get_mpq_t(), long(a.n), (unsigned long)(a.d)), -1, 1);
+    if (!a.b) return -cmp(b, a);  // (one of them is GMP's: now a)
+    int c = b.b ? mpq_cmp(a.b->get_mpq_t(), b.b->get_mpq_t())
+                : mpq_cmp_si(a.b->get_mpq_t(), long(b.n), (unsigned long)(b.d));
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 inline bool operator<(const Q& a, const Q& b) { return cmp(a, b) < 0; }
