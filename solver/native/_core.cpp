@@ -232,19 +232,19 @@ inline Q qmin(const Q& a, const Q& b) { return b < a ? b : a; }
 inline double qd(const Q& a) { return a.b ? a.b->get_d() : double(a.n) / double(a.d); }
 inline bool is_zero(const Q& a) { return !a.b && a.n == 0; }
 
-// floor and ceiling, clamped to the int32 range (for the table's widened bounds)
-inline i64 floor_q(const Q& a) {
+// floor and ceiling, clamped to the int32 range (for the table's widened bounds); a GMP value
+// is rounded in place (not negated, which would copy it, for the ceiling)
+inline i64 round_q(const Q& a, bool up) {
     if (a.b) {
         mpz_class f;
-        mpz_fdiv_q(f.get_mpz_t(), a.b->get_num_mpz_t(), a.b->get_den_mpz_t());
+        (up ? mpz_cdiv_q : mpz_fdiv_q)(f.get_mpz_t(), a.b->get_num_mpz_t(), a.b->get_den_mpz_t());
         if (!mpz_fits_slong_p(f.get_mpz_t())) return mpz_sgn(f.get_mpz_t()) < 0 ? INT32_MIN : INT32_MAX;
         return mpz_get_si(f.get_mpz_t());
     }
-    i64 f = a.n / a.d;
-    if (a.n % a.d != 0 && a.n < 0) --f;
+    i64 f = a.n / a.d;  // (towards zero)
+    if (a.n % a.d != 0) f += up ? (a.n > 0) : -(a.n < 0);
     return f;
 }
-inline i64 ceil_q(const Q& a) { return -floor_q(-a); }
 
 const Q INF(1000000000);  // beyond any value, as solver.search.INF
 
@@ -594,7 +594,7 @@ inline void store_q(const Q& v, bool lower, int32_t& n, uint32_t& d) {
         d = uint32_t(v.d);
         return;
     }
-    i64 w = lower ? floor_q(v) : ceil_q(v);  // a wider bound, still proven
+    i64 w = round_q(v, !lower);  // a wider bound, still proven
     if (w < INT32_MIN) w = INT32_MIN;
     if (w > INT32_MAX) w = INT32_MAX;
     n = int32_t(w);
