@@ -1394,6 +1394,13 @@ struct Shared {
     std::vector<std::unique_ptr<AsyncTask>> tasks;
     long next_task = 0;
     int exact_depth = 2;
+    // Killer cards by cards a hand: each side's card of the best pure pair of the last
+    // position of that size expanded (card + 1; 0: none yet), tried first where the table has
+    // no hint for a position (the first row and column of its stage game). Shared by every
+    // thread and kept from one search to the next: the leaf searches of a solve by cells
+    // start at positions the table has never seen, and a sibling's best cards are a good first
+    // guess there (a race between threads only changes an order, never a value).
+    std::atomic<int> killer_max[34] = {}, killer_min[34] = {};
     u64 node_limit = 0;  // 0: none
     double deadline = 0;  // 0: none (seconds on the steady clock)
 };
@@ -1932,6 +1939,12 @@ class Searcher {
             }
         }
         if (r.lo == r.hi) ++c_exact[std::min(32, depth)];
+        if (e.b.hi_i >= 0 && e.b.hi_j >= 0) {  // the killer cards of this size (expand's rows)
+            const int dd = std::min(32, depth);
+            const Frame& F = frames[dd];  // (as expand indexes its work space)
+            if (C.nmax == 1) S.killer_max[dd].store(F.rows[e.b.hi_i] + 1, std::memory_order_relaxed);
+            if (C.nmin == 1) S.killer_min[dd].store(F.cols[e.b.hi_j] + 1, std::memory_order_relaxed);
+        }
         S.tt.put(key, depth, r);
         return r;
     }
@@ -2187,6 +2200,20 @@ class Searcher {
         order_c.resize(n);
         for (int i = 0; i < m; ++i) order_r[i] = i;
         for (int j = 0; j < n; ++j) order_c[j] = j;
+        if (!prev || prev->hi_i < 0) {  // no hint from the table: the killer cards first
+            auto killer_first = [](std::vector<int>& order, const std::vector<int>& acts,
+                                   int card) {
+                for (size_t i = 0; i < order.size(); ++i)
+                    if (acts[i] + 1 == card) {
+                        std::swap(order[0], order[i]);
+                        return;
+                    }
+            };
+            if (C.nmax == 1)
+                killer_first(order_r, rows, S.killer_max[dd].load(std::memory_order_relaxed));
+            if (C.nmin == 1)
+                killer_first(order_c, cols, S.killer_min[dd].load(std::memory_order_relaxed));
+        }
         if (prev && prev->hi_i >= 0 && prev->hi_i < m && prev->hi_j < n) {
             auto front = [](std::vector<int>& v, int x) {
                 auto it = std::find(v.begin(), v.end(), x);

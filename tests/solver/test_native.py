@@ -508,6 +508,26 @@ def test_threads_share_loops_deep_in_the_tree_with_the_same_values() -> None:
     assert helped > 0  # the nested loops did run on the other thread
 
 
+def test_killer_cards_carried_from_one_search_to_the_next_keep_values() -> None:
+    # The core tries first, where the table has no hint, the cards that were best at the last
+    # position of as many cards a hand (kept in the search from one value() to the next, as the
+    # leaf searches of a solve by cells share them). Carried into other positions, whose hands
+    # may lack those cards, they change an order only: each value equals a fresh search's, for
+    # 2-player diff (a killer card each side) and 3-player paranoid (the max side's only).
+    rng = random.Random(20261207)
+    for variant, players, objective in (("logik", 2, "diff"), ("standard", 3, "paranoid")):
+        k = 5 if players == 2 else 3
+        first = random_position(rng, variant, players, k, 60)
+        problem = make_problem(first, objective, 0)
+        carried = native.NativeSearch(problem, memory=MEMORY)
+        for _ in range(6):
+            pos = random_position(rng, variant, players, k, 60)
+            table, hands = position_table(make_problem(pos, objective, 0))
+            got = carried.value(table, hands)
+            fresh = native.NativeSearch(problem, memory=MEMORY).value(table, hands)
+            assert got.lo == got.hi == fresh.lo == fresh.hi, str(pos)
+
+
 def test_two_threads_stopped_deep_in_the_tree_keep_proven_bounds() -> None:
     # A node limit stops both threads wherever they are (inside each other's loops too): the
     # bounds hold the value and are not exact.
