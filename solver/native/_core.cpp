@@ -1942,8 +1942,10 @@ class Searcher {
         if (e.b.hi_i >= 0 && e.b.hi_j >= 0) {  // the killer cards of this size (expand's rows)
             const int dd = std::min(32, depth);
             const Frame& F = frames[dd];  // (as expand indexes its work space)
-            if (C.nmax == 1) S.killer_max[dd].store(F.rows[e.b.hi_i] + 1, std::memory_order_relaxed);
-            if (C.nmin == 1) S.killer_min[dd].store(F.cols[e.b.hi_j] + 1, std::memory_order_relaxed);
+            if (C.nmax == 1)
+                S.killer_max[dd].store(F.rows[e.b.hi_i] + 1, std::memory_order_relaxed);
+            if (C.nmin == 1)
+                S.killer_min[dd].store(F.cols[e.b.hi_j] + 1, std::memory_order_relaxed);
         }
         S.tt.put(key, depth, r);
         return r;
