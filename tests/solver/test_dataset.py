@@ -127,13 +127,13 @@ def test_values_and_strategies_re_verify_against_the_solver(df: Any) -> None:
             p: dict(zip(r[f"seat{p}_cards"], map(Fraction, r[f"seat{p}_probs"]), strict=True))
             for p in (0, 1)
         }
-        actions = search.actions(Node.of(problem.position).hands)
+        root = Node.of(problem.position)
+        actions = search.actions(root.hands)
         x, y = (
             [stored[side[0]].get(a[0], Fraction(0)) for a in acts]
             for side, acts in zip((problem.max_side, problem.min_side), actions, strict=True)
         )
-        matrix = stage_matrix(search, Node.of(problem.position))
-        assert verify(matrix, result.value, x, y), r.item
+        assert verify(stage_matrix(search, root), result.value, x, y), r.item
 
 
 def test_draft_values_re_verify_against_the_draft_solver(df: Any) -> None:
