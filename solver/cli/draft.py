@@ -26,6 +26,8 @@ examples:
   take6 draft --players 3 --hand-size 2 --objective paranoid --player 3
   take6 draft --players 2 --hand-size 5 --time-limit 60
   take6 draft --players 2 --hand-size 8 --safety
+  take6 draft --players 2 --hand-size 7 --pick-values bounds --proofs draft7.jsonl \
+      --time-limit 600
 """
 
 if TYPE_CHECKING:
@@ -101,6 +103,13 @@ def register(subparsers: Any) -> None:
         help="only whether each player can make sure of taking no head at all, after each first "
         "pick: a yes-or-no search, much faster than the values (k = 8 in minutes)",
     )
+    p.add_argument(
+        "--proofs",
+        metavar="FILE",
+        help="keep what the search proves in FILE (JSON lines, written as it goes) and read it "
+        "back first when FILE exists: a draft of hours stopped by a limit, Ctrl-C, SIGTERM or a "
+        "kill goes on where it was when run again with the same FILE",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -120,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
         ):
             if given:
                 raise DraftError(f"--safety answers for every player: {flag} does not apply")
+        if args.proofs is not None:
+            raise DraftError("--proofs keeps the values' proofs: it does not apply to --safety")
     memory = None
     if args.memory is not None:
         from solver.native import check_memory, parse_memory
@@ -157,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
                     memory=memory,
                     progress=line,
                     exact_picks=args.pick_values == "exact",
+                    proofs=args.proofs,
                 )
     finally:
         if line is not None:
@@ -301,3 +313,7 @@ def print_result(r: DraftResult) -> None:
         f"play nodes {r.play_nodes}, {r.seconds:.3f} s; leaves solved by {core}{note}",
         style="dim",
     )
+    if r.proofs_read or r.proofs_written:
+        console.print(
+            f"proofs file: {r.proofs_read} proofs read, {r.proofs_written} written", style="dim"
+        )

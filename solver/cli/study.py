@@ -34,7 +34,8 @@ _DRAFTS_EXAMPLES = """examples:
   take6 study drafts --hand-size 1 2 3 --store study.sqlite
   take6 study drafts --hand-size 2 3 --players 3 --first-picker 1 --store study.sqlite \\
       --study drafts-3p
-  take6 study drafts --hand-size 8 --by-first-pick --workers 2 --store draft8.sqlite"""
+  take6 study drafts --hand-size 8 --by-first-pick --pick-values bounds --workers 2 \
+      --store draft8.sqlite --proofs draft8-proofs"""
 
 _EXPORT_EXAMPLES = """examples:
   take6 study export --store study.sqlite --csv results.csv
@@ -137,6 +138,13 @@ def register(subparsers: Any) -> None:
         help="as take6 draft: every first pick exact (default), or the draft's value and its "
         "optimal first picks exactly and the other picks bounded (by first pick: each tested "
         "against 0)",
+    )
+    r.add_argument(
+        "--proofs",
+        metavar="DIR",
+        help="keep each item's draft proofs in DIR/<study>/k<K>-first<F>[-pick<C>].proofs.jsonl "
+        "as they are found: an item stopped part-way (Ctrl-C, kill, a lost machine) goes on "
+        "from its file in the next run (for drafts of hours, such as k = 8)",
     )
     _common(r)
     r.set_defaults(func=run_drafts)
@@ -267,13 +275,25 @@ def run_drafts(args: argparse.Namespace) -> int:
         by_first_pick=args.by_first_pick,
         pick_values=args.pick_values,
     )
-    return _run(args, study)
+    return _run(args, study, proofs=args.proofs)
 
 
 def _run(
-    args: argparse.Namespace, study: Study, *, threads: int = 1, cells: str | None = None
+    args: argparse.Namespace,
+    study: Study,
+    *,
+    threads: int = 1,
+    cells: str | None = None,
+    proofs: str | None = None,
 ) -> int:
-    from solver.study.run import cells_folder, check_executor, make_executor, prepare, run_study
+    from solver.study.run import (
+        cells_folder,
+        check_executor,
+        make_executor,
+        prepare,
+        proofs_folder,
+        run_study,
+    )
     from solver.study.spec import StudyError
     from solver.study.store import Store
 
@@ -282,6 +302,8 @@ def _run(
         raise StudyError(f"--threads must be at least 1, got {threads}")
     if cells is not None and not cells.strip():
         raise StudyError("--cells needs a folder name, got an empty one")
+    if proofs is not None and not proofs.strip():
+        raise StudyError("--proofs needs a folder name, got an empty one")
     memory = None
     if args.memory is not None:
         from solver.native import check_memory, parse_memory
@@ -291,6 +313,8 @@ def _run(
     name = prepare(args.store, study, args.study)
     if cells is not None:
         cells_folder(cells, study, name)  # refused before any work
+    if proofs is not None:
+        proofs_folder(proofs, study, name)
     with Store(args.store, create=False) as db:
         left = study.items() - len(db.done_items(name))
     line = progress_line(args.progress)
@@ -333,6 +357,7 @@ def _run(
                 threads=threads,
                 cells=cells,
                 item_status=item_status if line is not None else None,
+                proofs=proofs,
             )
     finally:
         if line is not None:

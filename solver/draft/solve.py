@@ -50,6 +50,7 @@ The pieces:
 from __future__ import annotations
 
 import gc
+import os
 import time
 import weakref
 from collections.abc import Callable
@@ -58,6 +59,7 @@ from fractions import Fraction
 from typing import Any
 
 from solver.api import Turn, fraction_text, make_search, solve
+from solver.draft.proofs import MIN_SECONDS, DraftProofs, header
 from solver.errors import SolverError
 from solver.kernel import to_table
 from solver.matrix import Num
@@ -66,6 +68,7 @@ from solver.search import INF, Search
 from take6.cards import MAX_CARD
 from take6.display.progress import count
 from take6.errors import RulesError
+from take6.io.record import rules_to_json
 from take6.position import Position
 from take6.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
@@ -145,6 +148,10 @@ class DraftResult:
     """The play solver of the leaves: ``"native"`` (the compiled core) or ``"python"``."""
     core_note: str = ""
     """Why the Python search ran when the compiled core was wanted ('' otherwise)."""
+    proofs_read: int = 0
+    """Proofs read from the ``proofs`` file (0 without one)."""
+    proofs_written: int = 0
+    """Proofs this run added to it."""
 
     @property
     def objective(self) -> Objective:
@@ -205,6 +212,8 @@ class DraftResult:
             "leaf_hits": self.leaf_hits,
             "play_nodes": self.play_nodes,
             "core": self.core,
+            "proofs_read": self.proofs_read,
+            "proofs_written": self.proofs_written,
         }
 
 
@@ -383,6 +392,45 @@ class DraftSearch:
         self.stopped = False
         self.interrupted = False
         """Ctrl-C stopped the draft's own search (the play search's is its ``interrupted``)."""
+        self.proofs: DraftProofs | None = None
+        """The file the proofs are kept in (:meth:`keep_proofs`), if any."""
+
+    # -- a file of proofs ------------------------------------------------------------------------
+    def keep_proofs(self, path: str | os.PathLike[str]) -> None:
+        """Keep what the search proves in the file ``path`` from now on
+        (:mod:`solver.draft.proofs`), and take what it holds into the tables first. A file of
+        other settings is a :class:`~solver.errors.SolverError`."""
+        self.close_proofs()
+        want = header(
+            self.players,
+            self.hand_size,
+            self.first_picker,
+            self.problem.objective.value,
+            self.problem.player,
+            rules_to_json(self.rules),
+        )
+        proofs = DraftProofs(path, want, self.players)
+        for masks, (flo, fhi, best) in proofs.nodes.items():
+            lo: Num = flo
+            hi: Num = fhi
+            old = self.table.get(masks)
+            if old is not None:
+                lo, hi = max(lo, old[0]), min(hi, old[1])
+            self.table[masks] = (lo, hi, best)
+        for key, (flo, fhi) in proofs.leaves.items():
+            lo, hi = flo, fhi
+            old_leaf = self.leaves.get(key)
+            if old_leaf is not None:
+                lo, hi = max(lo, old_leaf[0]), min(hi, old_leaf[1])
+            self.leaves[key] = (lo, hi)
+        self.safe_table.update(proofs.safe)
+        self.proofs = proofs
+
+    def close_proofs(self) -> None:
+        """Write what waits for the proofs file and release it (nothing without one)."""
+        if self.proofs is not None:
+            proofs, self.proofs = self.proofs, None
+            proofs.close()
 
     def restart(
         self,
@@ -514,6 +562,7 @@ class DraftSearch:
         elif self.stopped:
             return self.static
         self._tick()
+        started = time.perf_counter()
         p = self.picker(picked)
         order = self.high_first(masks)
         if hint and hint in order:
@@ -555,6 +604,13 @@ class DraftSearch:
             bl, bh = max(bl, found[0]), min(bh, found[1])
         bl, bh = max(bl, slo), min(bh, shi)
         self.table[masks] = (bl, bh, best)
+        proofs = self.proofs
+        if (
+            proofs is not None
+            and (found is None or (bl, bh) != found[:2])
+            and time.perf_counter() - started >= MIN_SECONDS
+        ):
+            proofs.node(masks, bl, bh, best)
         return bl, bh
 
     def leaf_key(self, masks: Masks) -> tuple[Masks, int]:
@@ -591,11 +647,18 @@ class DraftSearch:
         for m in key:
             taken |= m
         table = to_table([[c] for c in _cards(self.full & ~taken)], self.heads)
+        started = time.perf_counter()
         e = self.play.value(table, tuple(_cards(m) for m in key), alpha, beta)
         lo, hi = e.lo, e.hi
         if found is not None:
             lo, hi = max(lo, found[0]), min(hi, found[1])
         self.leaves[key] = (lo, hi)
+        if (
+            self.proofs is not None
+            and (found is None or (lo, hi) != found)
+            and time.perf_counter() - started >= MIN_SECONDS
+        ):
+            self.proofs.leaf(key, lo, hi)
         if self.play.stopped:
             self.stopped = True
         return (lo, hi) if sign > 0 else (-hi, -lo)
@@ -617,6 +680,7 @@ class DraftSearch:
             return got
         if self.stopped:
             return None
+        started = time.perf_counter()
         if picked == self.total:
             self.stats.leaves += 1
             taken = 0
@@ -650,6 +714,8 @@ class DraftSearch:
                         self.safe_refuters[picked] = c
                     break
         self.safe_table[masks, seat] = answer
+        if self.proofs is not None and time.perf_counter() - started >= MIN_SECONDS:
+            self.proofs.safety(masks, seat, answer)
         return answer
 
     def safety_bounds_at(self, masks: Masks) -> tuple[Num, Num]:
@@ -762,6 +828,7 @@ def solve_draft(
     only_pick: int | None = None,
     search: DraftSearch | None = None,
     exact_picks: bool = True,
+    proofs: str | os.PathLike[str] | None = None,
 ) -> DraftResult:
     """Solve the Logik draft with ``players`` hands of ``hand_size`` (deck 1..k·n+4), the
     ``first_picker`` (0-based seat) picking first, for ``objective`` from ``player``'s view
@@ -801,6 +868,11 @@ def solve_draft(
     pick after another: their subtrees share leaves and play positions); its counters start
     afresh, and it takes no time limit (:class:`DraftError` otherwise). ``core``, ``memory`` and
     ``table_cap`` are then the search's own.
+
+    ``proofs``: a file that keeps what the search proves (:mod:`solver.draft.proofs`), read back
+    first when it exists: a draft stopped by a limit, Ctrl-C or a kill goes on where it was
+    when solved again with the same file (a :class:`~solver.errors.SolverError` if the file is
+    of other settings or unreadable).
     """
     if time_limit is not None and not time_limit > 0:
         raise DraftError(f"time limit must be positive, got {time_limit}")
@@ -822,6 +894,28 @@ def solve_draft(
         ds = search
         ds.restart((players, hand_size, first_picker, objective, player), time_limit, progress)
     play_nodes = ds.play.stats.nodes
+    if proofs is not None:
+        ds.keep_proofs(proofs)
+    try:
+        result = _solve_draft(ds, first_picker, play, only_pick, exact_picks, play_nodes, cpu)
+        if ds.proofs is not None:
+            result.proofs_read, result.proofs_written = ds.proofs.read_lines, ds.proofs.written
+        return result
+    finally:
+        ds.close_proofs()
+
+
+def _solve_draft(
+    ds: DraftSearch,
+    first_picker: int,
+    play: bool,
+    only_pick: int | None,
+    exact_picks: bool,
+    play_nodes: int,
+    cpu: float,
+) -> DraftResult:
+    """:func:`solve_draft` once its search is set up."""
+    players, hand_size = ds.players, ds.hand_size
     if only_pick is not None:
         deck = len(ds.pool(ds.root()))
         if not isinstance(only_pick, int) or isinstance(only_pick, bool):

@@ -32,6 +32,7 @@ from solver.study.spec import (
     EXECUTORS,
     ROWS,
     DealStudy,
+    DraftStudy,
     Row,
     Study,
     StudyError,
@@ -281,6 +282,7 @@ def _solve_draft(task: Task) -> Row:
         search=warm,
         exact_picks=task.exact_picks,
         progress=progress if hook is not None else None,
+        proofs=task.proofs,
     )
     if result.interrupted:  # Ctrl-C: not stored (see _solve_deal)
         raise KeyboardInterrupt
@@ -515,6 +517,29 @@ def cells_folder(cells: str | Path, study: Study, label: str) -> Path:
     return folder
 
 
+def proofs_folder(proofs: str | Path, study: Study, label: str) -> Path:
+    """The folder of a draft study's proofs files, ``proofs/<study name>`` (made when missing);
+    a :class:`StudyError` when the study is not of drafts or the folder cannot be made."""
+    if not isinstance(study, DraftStudy):
+        raise StudyError("proofs files are for draft studies (--cells keeps a deal's proofs)")
+    root = Path(proofs)
+    if root.exists() and not root.is_dir():
+        raise StudyError(f"--proofs {excerpt(str(root))} is a file, not a folder")
+    folder = root / quote(label, safe="")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StudyError(f"--proofs {excerpt(str(root))}: {e.strerror or e}") from None
+    return folder
+
+
+def proofs_path(folder: Path, task: Task) -> Path:
+    """The proofs file of a draft item, named as its key in the store (seats from 0):
+    ``k<K>-first<F>.proofs.jsonl``, or ``k<K>-first<F>-pick<C>.proofs.jsonl`` by first pick."""
+    pick = "" if task.first_pick is None else f"-pick{task.first_pick}"
+    return folder / f"k{task.hand_size}-first{task.first_picker}{pick}.proofs.jsonl"
+
+
 def cells_path(folder: Path, task: Task) -> Path:
     """The cells file of a deal item: ``k<K>-deal<I>.cells.jsonl`` in the study's folder."""
     return folder / f"k{task.hand_size}-deal{task.deal}.cells.jsonl"
@@ -651,6 +676,7 @@ def run_study(
     threads: int = 1,
     cells: str | Path | None = None,
     item_status: Callable[[str], None] | None = None,
+    proofs: str | Path | None = None,
 ) -> RunReport:
     """Solve every item of ``study`` not yet in ``store`` and write each result as it arrives.
 
@@ -665,8 +691,10 @@ def run_study(
     one table at a time), ``threads`` its search threads. ``cells`` (a folder; deal studies
     only) solves each deal by cells (:func:`solver.cells.solve_by_cells`), its proofs kept in
     :func:`cells_path`: an item stopped part-way (Ctrl-C, ``kill -9``, a lost machine) goes on
-    from its file in the next run instead of starting again. ``item_status(text)`` hears where
-    the item under way is, when the items run in this process (:data:`ITEM_STATUS`)."""
+    from its file in the next run instead of starting again. ``proofs`` (a folder; draft studies
+    only) does the same for drafts: each item's draft search keeps its proofs in
+    :func:`proofs_path` (:mod:`solver.draft.proofs`). ``item_status(text)`` hears where the item
+    under way is, when the items run in this process (:data:`ITEM_STATUS`)."""
     if threads < 1:
         raise StudyError(f"threads must be at least 1, got {excerpt(threads)}")
     label = prepare(store, study, name)
@@ -675,6 +703,7 @@ def run_study(
     folder: Path | None = None
     if cells is not None:
         folder = cells_folder(cells, study, label)
+    kept = None if proofs is None else proofs_folder(proofs, study, label)
     run = executor if executor is not None else InlineExecutor()
     inline = isinstance(run, InlineExecutor)
     if inline:
@@ -691,6 +720,7 @@ def run_study(
                     memory=memory,
                     threads=threads,
                     cells=None if folder is None else str(cells_path(folder, t)),
+                    proofs=None if kept is None else str(proofs_path(kept, t)),
                 )
                 for t in study.tasks()
                 if t.item not in done

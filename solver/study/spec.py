@@ -295,6 +295,9 @@ class Task:
     item; not a parameter of the study: it changes no result)."""
     threads: int = 1
     """Search threads of the compiled core for this item (not a parameter of the study)."""
+    proofs: str | None = None
+    """A draft item: every proof of its draft search kept in this file (resumable within the
+    item, :mod:`solver.draft.proofs`; not a parameter of the study)."""
 
     @property
     def label(self) -> str:
