@@ -42,8 +42,10 @@ FORMAT = "take6-draft-proofs"
 VERSION = 1
 
 MIN_SECONDS = 0.02
-"""A search shorter than this is not written (measured at k = 6: ... of the lines, ... of the
-search time)."""
+"""A search shorter than this is not written. Measured on the 2-player draft of k = 6 with
+``--pick-values bounds`` on the compiled core (17.8 s in one run): 1,063 lines, 51 kB; stopped
+after 8 s and resumed, 8 + 13.7 s in all. At 5 ms: 4,948 lines, 237 kB, 8 + 12.3 s. What a
+resumed run does again is mostly the play table's work, which the file does not keep."""
 
 FLUSH_SECONDS = 2.0
 """At most this many seconds of proofs wait in memory before they are written and synced."""
