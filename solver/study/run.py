@@ -263,11 +263,11 @@ k = 7: first pick 9 alone 402 s, after the higher picks 136 s)."""
 def _solve_draft(task: Task) -> Row:
     assert task.first_picker is not None
     settings = (task.players, task.hand_size, task.first_picker, task.objective, task.player)
-    key = (*settings, task.memory)
+    key = (*settings, task.memory, task.threads)
     warm = _WARM.pop(key, None) if task.first_pick is not None else None
     _WARM.clear()
     if warm is None and task.first_pick is not None:
-        warm = DraftSearch(*settings, memory=task.memory)
+        warm = DraftSearch(*settings, memory=task.memory, threads=task.threads)
     hook = ITEM_STATUS
 
     def progress(tick: DraftTick) -> None:
@@ -283,6 +283,7 @@ def _solve_draft(task: Task) -> Row:
         exact_picks=task.exact_picks,
         progress=progress if hook is not None else None,
         proofs=task.proofs,
+        threads=task.threads,
     )
     if result.interrupted:  # Ctrl-C: not stored (see _solve_deal)
         raise KeyboardInterrupt

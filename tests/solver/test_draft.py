@@ -587,3 +587,30 @@ def test_a_stopped_draft_command_prints_what_it_proved(
     else:
         assert data["solved"] is False
         assert Fraction(data["lower"]) <= 0 <= Fraction(data["upper"])
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="threads are the compiled core's")
+@pytest.mark.parametrize(("players", "k", "objective"), [(2, 5, "diff"), (3, 2, "paranoid")])
+def test_leaves_searched_on_two_threads_give_the_same_draft(
+    players: int, k: int, objective: str
+) -> None:
+    one = solve_draft(players, k, 0, objective, core="native", exact_picks=False)
+    two = solve_draft(players, k, 0, objective, core="native", exact_picks=False, threads=2)
+    assert (two.value, two.line, two.play) == (one.value, one.line, one.play)
+    # (the bounds of a pick proven worse are fail-soft: the threads' order may change them)
+    assert [(p.card, p.value) for p in two.picks] == [(p.card, p.value) for p in one.picks]
+    assert two.value is not None
+    for p in two.picks:
+        assert p.lower <= p.upper
+        if p.value is None:  # proven worse for the first picker (on the max side for seat 0)
+            assert (p.upper < two.value) if players == 2 else (p.lower > two.value)
+
+
+def test_bad_thread_counts_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in (0, 65, True):
+        with pytest.raises(DraftError, match=r"threads must be 1\.\.64"):
+            solve_draft(2, 1, threads=bad)
+    assert main(["draft", "--hand-size", "1", "--threads", "0"]) == 2
+    assert "--threads must be 1..64, got 0" in capsys.readouterr().err
+    assert main(["draft", "--hand-size", "1", "--threads", "2", "--safety"]) == 2
+    assert "does not apply to --safety" in capsys.readouterr().err
