@@ -10,6 +10,12 @@ time, its proven bounds are printed instead (and larger k are skipped).
     python bench/draft.py --max-seconds 60 --repeats 5
     python bench/draft.py --k 6 --max-seconds 3000
     python bench/draft.py --k 7 --pick-values bounds --max-seconds 1800   # 13.6 min, value 0
+    python bench/draft.py --k 6 --pick-values bounds --threads 2
+    python bench/draft.py --k 6 --pick-values bounds --resume-after 8
+
+``--resume-after S`` measures the proofs file (``take6 draft --proofs``): for each k, one run
+through, then a run stopped after S seconds and a second run that goes on from its file, and
+the time of the two against the one.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -25,7 +32,9 @@ from solver.api import fraction_text
 from solver.draft.solve import DraftResult, solve_draft
 
 
-def bench(ks: list[int], repeats: int, max_seconds: float, exact_picks: bool = True) -> None:
+def bench(
+    ks: list[int], repeats: int, max_seconds: float, exact_picks: bool = True, threads: int = 1
+) -> None:
     print(
         f"{'k':>2} {'deck':>4} {'runs':>4} {'median s':>9} {'cpu s':>8} {'nodes':>7} "
         f"{'leaves':>7} {'hits':>7} {'play nodes':>10}  value  best first picks"
@@ -34,7 +43,9 @@ def bench(ks: list[int], repeats: int, max_seconds: float, exact_picks: bool = T
         runs = repeats if k <= 4 else 1
         results: list[DraftResult] = []
         for _ in range(runs):
-            results.append(solve_draft(2, k, time_limit=max_seconds, exact_picks=exact_picks))
+            results.append(
+                solve_draft(2, k, time_limit=max_seconds, exact_picks=exact_picks, threads=threads)
+            )
             if not results[-1].solved:
                 break
         r = results[-1]
@@ -55,6 +66,37 @@ def bench(ks: list[int], repeats: int, max_seconds: float, exact_picks: bool = T
             break
 
 
+def resume(ks: list[int], after: float, exact_picks: bool, threads: int) -> None:
+    """One run through against a run stopped after ``after`` seconds and resumed from its
+    proofs file, for each k."""
+    print(f"{'k':>2} {'one run s':>10} {'stopped s':>10} {'resumed s':>10} {'ratio':>6}  proofs")
+    for k in ks:
+        whole = solve_draft(2, k, exact_picks=exact_picks, threads=threads, play=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "proofs.jsonl"
+            first = solve_draft(
+                2,
+                k,
+                time_limit=after,
+                exact_picks=exact_picks,
+                threads=threads,
+                play=False,
+                proofs=path,
+            )
+            second = solve_draft(
+                2, k, exact_picks=exact_picks, threads=threads, play=False, proofs=path
+            )
+        if second.value != whole.value:  # pragma: no cover - would be a bug
+            raise SystemExit(f"k = {k}: resumed {second.value}, one run {whole.value}")
+        both = first.seconds + second.seconds
+        print(
+            f"{k:>2} {whole.seconds:>10.2f} {first.seconds:>10.2f} {second.seconds:>10.2f} "
+            f"{both / whole.seconds:>6.2f}  {first.proofs_written} written, "
+            f"{second.proofs_read} read",
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", type=int, nargs="*", help="hand sizes (default 1..5)")
@@ -68,8 +110,21 @@ def main() -> None:
         default="exact",
         help="as take6 draft: every first pick exact, or the value and its optimal picks only",
     )
+    ap.add_argument(
+        "--threads", type=int, default=1, help="threads of the compiled core for each leaf"
+    )
+    ap.add_argument(
+        "--resume-after",
+        type=float,
+        metavar="S",
+        help="measure a run stopped after S seconds and resumed from its proofs file instead",
+    )
     args = ap.parse_args()
-    bench(args.k or [1, 2, 3, 4, 5], args.repeats, args.max_seconds, args.pick_values == "exact")
+    exact = args.pick_values == "exact"
+    if args.resume_after is not None:
+        resume(args.k or [5], args.resume_after, exact, args.threads)
+        return
+    bench(args.k or [1, 2, 3, 4, 5], args.repeats, args.max_seconds, exact, args.threads)
 
 
 if __name__ == "__main__":
