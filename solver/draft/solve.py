@@ -234,13 +234,17 @@ class DraftTick:
     play_nodes: int
     """Play nodes searched in those deals (it moves while one large deal is searched)."""
     seconds: float
+    proofs: int | None = None
+    """Proofs read from and written to the proofs file so far (None without one)."""
 
     def text(self) -> str:
         """The counters in a few words (a progress line adds the clock)."""
         what = "bounded by safety" if self.phase == "safety" else "valued"
+        kept = "" if self.proofs is None else f"  proofs {count(self.proofs)}"
         return (
             f"first picks {what} {self.picks_done}/{self.picks}  draft nodes "
-            f"{count(self.nodes)}  leaves {count(self.leaves)}  play nodes {count(self.play_nodes)}"
+            f"{count(self.nodes)}  leaves {count(self.leaves)}  play nodes "
+            f"{count(self.play_nodes)}{kept}"
         )
 
 
@@ -538,6 +542,7 @@ class DraftSearch:
                     st.leaves,
                     played,
                     secs,
+                    None if self.proofs is None else self.proofs.read_lines + self.proofs.written,
                 )
             )
 
