@@ -71,6 +71,7 @@ from take6.errors import RulesError
 from take6.io.record import rules_to_json
 from take6.position import Position
 from take6.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from take6.text import excerpt
 
 ROWS = 4
 """Logik lays out 4 rows."""
@@ -253,6 +254,15 @@ DraftProgress = Callable[[DraftTick], None]
 search too (on the compiled core)."""
 
 
+def _agree(lo: Num, hi: Num, path: str) -> None:
+    """A :class:`~solver.errors.SolverError` when a proofs file's bounds and this search's own
+    cannot both hold (``lo > hi``)."""
+    if lo > hi:
+        raise SolverError(
+            f"--proofs {excerpt(path)}: the file contradicts what this search has proven"
+        )
+
+
 def draft_rules(players: int, hand_size: int, first_picker: int = 0) -> Rules:
     """The Logik rules of a draft study, validated; raises :class:`DraftError` (one line)."""
     for name, v in (("players", players), ("hand size", hand_size), ("first picker", first_picker)):
@@ -418,20 +428,29 @@ class DraftSearch:
             rules_to_json(self.rules),
         )
         proofs = DraftProofs(path, want, self.players)
-        for masks, (flo, fhi, best) in proofs.nodes.items():
-            lo: Num = flo
-            hi: Num = fhi
-            old = self.table.get(masks)
-            if old is not None:
-                lo, hi = max(lo, old[0]), min(hi, old[1])
-            self.table[masks] = (lo, hi, best)
-        for key, (flo, fhi) in proofs.leaves.items():
-            lo, hi = flo, fhi
-            old_leaf = self.leaves.get(key)
-            if old_leaf is not None:
-                lo, hi = max(lo, old_leaf[0]), min(hi, old_leaf[1])
-            self.leaves[key] = (lo, hi)
-        self.safe_table.update(proofs.safe)
+        try:
+            for masks, (flo, fhi, best) in proofs.nodes.items():
+                lo: Num = flo
+                hi: Num = fhi
+                old = self.table.get(masks)
+                if old is not None:
+                    lo, hi = max(lo, old[0]), min(hi, old[1])
+                    _agree(lo, hi, proofs.path)
+                self.table[masks] = (lo, hi, best)
+            for key, (flo, fhi) in proofs.leaves.items():
+                lo, hi = flo, fhi
+                old_leaf = self.leaves.get(key)
+                if old_leaf is not None:
+                    lo, hi = max(lo, old_leaf[0]), min(hi, old_leaf[1])
+                    _agree(lo, hi, proofs.path)
+                self.leaves[key] = (lo, hi)
+            for got, safe in proofs.safe.items():
+                if self.safe_table.get(got, safe) != safe:
+                    _agree(1, 0, proofs.path)
+                self.safe_table[got] = safe
+        except BaseException:
+            proofs.close()
+            raise
         self.proofs = proofs
 
     def close_proofs(self) -> None:

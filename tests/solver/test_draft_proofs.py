@@ -17,13 +17,14 @@ import pytest
 
 from solver import native
 from solver.draft import proofs as proofs_module
-from solver.draft.solve import DraftResult, solve_draft
+from solver.draft.solve import DraftResult, DraftSearch, draft_rules, solve_draft
 from solver.errors import SolverError
 from solver.study import run as study_run
 from solver.study.run import run_study
 from solver.study.spec import DealStudy, DraftStudy, Row, StudyError
 from solver.study.store import Store
 from take6.cli.main import main
+from take6.io.record import rules_to_json
 
 ROOT = Path(__file__).resolve().parents[2]
 CORES = ["python", "native"] if native.AVAILABLE else ["python"]
@@ -207,3 +208,16 @@ def test_study_drafts_keep_each_items_proofs(tmp_path: Path) -> None:
 def rows_of(folder: Path, name: str) -> list[Row]:
     with Store(folder / f"{name}.sqlite", create=False) as db:
         return db.rows("drafts")
+
+
+def test_a_file_that_contradicts_the_search_is_refused(tmp_path: Path) -> None:
+    ds = DraftSearch(2, 3, core="python")
+    solve_draft(2, 3, search=ds, play=False)
+    key, (lo, _) = next((k, v) for k, v in ds.leaves.items() if v[0] == v[1])
+    path = tmp_path / "d.jsonl"
+    head = proofs_module.header(2, 3, 0, "diff", 0, rules_to_json(draft_rules(2, 3, 0)))
+    line = {"l": list(key), "lo": str(lo + 1), "hi": str(lo + 2)}
+    path.write_text(json.dumps(head) + "\n" + json.dumps(line) + "\n")
+    with pytest.raises(SolverError, match="contradicts what this search has proven"):
+        solve_draft(2, 3, search=ds, play=False, proofs=path)
+    assert ds.proofs is None  # (released)
