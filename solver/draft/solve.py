@@ -32,7 +32,8 @@ The pieces:
   as a bit mask (bit ``c - 1`` for card ``c``). The order of the picks does not matter, only
   who holds what; whose turn it is follows from the number of cards picked. Entries are bounds
   plus the best pick found (tried first when the node is searched again).
-* **Move ordering**: the table's best pick first, then the high cards before the low ones.
+* **Move ordering**: the table's best pick first, then the pick that last refuted a node with
+  as many cards picked (a killer), then the high cards before the low ones.
 * **Aspiration**: each first pick is searched with the window ``(g - 1, g + 1)`` around the
   value ``g`` of the pick before (0 at first), and again with the full window only if that
   fails; the principal line checks each pick with the window around the node's value.
@@ -404,6 +405,9 @@ class DraftSearch:
         self.safety_seats = safety_bounds(self.problem)
         self.safe_table: dict[tuple[Masks, int], bool] = {}
         self.safe_refuters: dict[int, int] = {}
+        self.value_refuters: dict[int, int] = {}
+        """By number of cards picked: the pick that last refuted a node there (not the first
+        tried), tried early at the next node of that depth."""
         self.stats = DraftStats()
         self.started = time.perf_counter()
         self.deadline = None if time_limit is None else self.started + time_limit
@@ -593,6 +597,11 @@ class DraftSearch:
         started = time.perf_counter()
         p = self.picker(picked)
         order = self.high_first(masks)
+        # The pick that last refuted a node of this depth next (a killer), after the table's.
+        killer = self.value_refuters.get(picked)
+        if killer and killer != hint and killer in order:
+            order.remove(killer)
+            order.insert(0, killer)
         if hint and hint in order:
             order.remove(hint)
             order.insert(0, hint)
@@ -625,6 +634,8 @@ class DraftSearch:
             if bl >= b:
                 if k < last:
                     bh = unsearched
+                if k > 0:
+                    self.value_refuters[picked] = c
                 break
         if not maxi:
             bl, bh = -bh, -bl
