@@ -31,6 +31,7 @@ import fcntl
 import json
 import os
 import time
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import IO, Any
 
@@ -57,10 +58,20 @@ class DraftProofs:
     """The proofs of one draft's search, read from and appended to a JSON-lines file (the module
     docstring has the format)."""
 
-    def __init__(self, path: str | os.PathLike[str], want: dict[str, Any], players: int) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        want: dict[str, Any],
+        players: int,
+        *,
+        readonly: bool = False,
+    ) -> None:
         """Open (creating it when missing) and lock the file, and read it: ``want`` is the
-        header the file must have (:func:`header`), ``players`` the number of masks a key has."""
+        header the file must have (:func:`header`), ``players`` the number of masks a key has.
+        ``readonly``: only read it as it stands (another run may be writing it: it is neither
+        locked nor changed, and a last line being written is left out)."""
         self.path = os.fspath(path)
+        self.readonly = readonly
         self.players = players
         self.nodes: dict[Masks, tuple[Fraction, Fraction, int]] = {}
         self.leaves: dict[Masks, tuple[Fraction, Fraction]] = {}
@@ -70,9 +81,16 @@ class DraftProofs:
         self._pending: list[str] = []
         self._flushed = time.monotonic()
         try:
-            self._file: IO[str] = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115
+            mode = "r" if readonly else "a+"
+            self._file: IO[str] = open(self.path, mode, encoding="utf-8")  # noqa: SIM115
         except OSError as e:
             raise SolverError(f"--proofs {excerpt(self.path)}: {e.strerror or e}") from None
+        if readonly:
+            try:
+                self._read(want)
+            finally:
+                self._file.close()
+            return
         try:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -93,10 +111,12 @@ class DraftProofs:
         text = f.read()
         whole = text.rfind("\n") + 1
         if whole < len(text):  # a line cut short by a kill: dropped, and the file made whole
-            f.truncate(whole)
+            if not self.readonly:
+                f.truncate(whole)
             text = text[:whole]
         if not text:  # (new, or its first line cut short)
-            self._write_now(json.dumps(want, separators=(",", ":")))
+            if not self.readonly:
+                self._write_now(json.dumps(want, separators=(",", ":")))
             return
         lines = text.splitlines()
         where = f"--proofs {excerpt(self.path)}"
@@ -234,6 +254,28 @@ class DraftProofs:
                 self.flush()
             finally:
                 self._file.close()
+
+
+def same_draft(path: str | os.PathLike[str], want: dict[str, Any]) -> bool:
+    """Whether the file's first line is the header ``want`` (a proofs file of the same draft);
+    False for any other file, or one that cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = f.readline()
+        got = json.loads(first)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return bool(got == want)
+
+
+def read_shared(
+    paths: Sequence[str | os.PathLike[str]], want: dict[str, Any], players: int
+) -> list[DraftProofs]:
+    """The proofs of the files among ``paths`` that are of the same draft (``want``), read as
+    they stand (other runs may be writing them): what a batch's other items of one draft have
+    proven (``take6 study drafts --proofs``). Files of other drafts are passed over; a file of
+    this draft that is not well formed is a :class:`~solver.errors.SolverError`."""
+    return [DraftProofs(p, want, players, readonly=True) for p in paths if same_draft(p, want)]
 
 
 class _Contradiction(Exception):

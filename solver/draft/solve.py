@@ -54,13 +54,13 @@ import gc
 import os
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from solver.api import Turn, fraction_text, make_search, solve
-from solver.draft.proofs import MIN_SECONDS, DraftProofs, header
+from solver.draft.proofs import MIN_SECONDS, DraftProofs, header, read_shared
 from solver.errors import SolverError
 from solver.kernel import to_table
 from solver.matrix import Num
@@ -418,10 +418,14 @@ class DraftSearch:
         """The file the proofs are kept in (:meth:`keep_proofs`), if any."""
 
     # -- a file of proofs ------------------------------------------------------------------------
-    def keep_proofs(self, path: str | os.PathLike[str]) -> None:
+    def keep_proofs(
+        self, path: str | os.PathLike[str], shared: Sequence[str | os.PathLike[str]] = ()
+    ) -> None:
         """Keep what the search proves in the file ``path`` from now on
-        (:mod:`solver.draft.proofs`), and take what it holds into the tables first. A file of
-        other settings is a :class:`~solver.errors.SolverError`."""
+        (:mod:`solver.draft.proofs`), and take what it holds into the tables first, with what
+        the files ``shared`` hold that are of the same draft (a batch's other items: read as
+        they stand, never written). A file of other settings at ``path``, or bounds that
+        contradict each other or this search's, are a :class:`~solver.errors.SolverError`."""
         self.close_proofs()
         want = header(
             self.players,
@@ -431,31 +435,38 @@ class DraftSearch:
             self.problem.player,
             rules_to_json(self.rules),
         )
+        own = os.path.abspath(path)
+        others = read_shared([p for p in shared if os.path.abspath(p) != own], want, self.players)
         proofs = DraftProofs(path, want, self.players)
         try:
-            for masks, (flo, fhi, best) in proofs.nodes.items():
-                lo: Num = flo
-                hi: Num = fhi
-                old = self.table.get(masks)
-                if old is not None:
-                    lo, hi = max(lo, old[0]), min(hi, old[1])
-                    _agree(lo, hi, proofs.path)
-                self.table[masks] = (lo, hi, best)
-            for key, (flo, fhi) in proofs.leaves.items():
-                lo, hi = flo, fhi
-                old_leaf = self.leaves.get(key)
-                if old_leaf is not None:
-                    lo, hi = max(lo, old_leaf[0]), min(hi, old_leaf[1])
-                    _agree(lo, hi, proofs.path)
-                self.leaves[key] = (lo, hi)
-            for got, safe in proofs.safe.items():
-                if self.safe_table.get(got, safe) != safe:
-                    _agree(1, 0, proofs.path)
-                self.safe_table[got] = safe
+            for got in (*others, proofs):
+                self._take(got)
         except BaseException:
             proofs.close()
             raise
         self.proofs = proofs
+
+    def _take(self, proofs: DraftProofs) -> None:
+        """Merge a proofs file's bounds and answers into the tables."""
+        for masks, (flo, fhi, best) in proofs.nodes.items():
+            lo: Num = flo
+            hi: Num = fhi
+            old = self.table.get(masks)
+            if old is not None:
+                lo, hi = max(lo, old[0]), min(hi, old[1])
+                _agree(lo, hi, proofs.path)
+            self.table[masks] = (lo, hi, best)
+        for key, (flo, fhi) in proofs.leaves.items():
+            lo, hi = flo, fhi
+            old_leaf = self.leaves.get(key)
+            if old_leaf is not None:
+                lo, hi = max(lo, old_leaf[0]), min(hi, old_leaf[1])
+                _agree(lo, hi, proofs.path)
+            self.leaves[key] = (lo, hi)
+        for got, safe in proofs.safe.items():
+            if self.safe_table.get(got, safe) != safe:
+                _agree(1, 0, proofs.path)
+            self.safe_table[got] = safe
 
     def close_proofs(self) -> None:
         """Write what waits for the proofs file and release it (nothing without one)."""
@@ -869,6 +880,7 @@ def solve_draft(
     exact_picks: bool = True,
     proofs: str | os.PathLike[str] | None = None,
     threads: int = 1,
+    shared_proofs: Sequence[str | os.PathLike[str]] = (),
 ) -> DraftResult:
     """Solve the Logik draft with ``players`` hands of ``hand_size`` (deck 1..k·n+4), the
     ``first_picker`` (0-based seat) picking first, for ``objective`` from ``player``'s view
@@ -912,7 +924,8 @@ def solve_draft(
     ``proofs``: a file that keeps what the search proves (:mod:`solver.draft.proofs`), read back
     first when it exists: a draft stopped by a limit, Ctrl-C or a kill goes on where it was
     when solved again with the same file (a :class:`~solver.errors.SolverError` if the file is
-    of other settings or unreadable).
+    of other settings or unreadable). ``shared_proofs``: more such files, only read (those of
+    the same draft: a batch's other items, :func:`solver.study.run.proofs_path`).
 
     ``threads``: search threads of the compiled core for each leaf, sharing its table (measured
     on ten leaves of the k = 8 draft: 1.5 times faster on two threads); the search's own with
@@ -940,7 +953,7 @@ def solve_draft(
         ds.restart((players, hand_size, first_picker, objective, player), time_limit, progress)
     play_nodes = ds.play.stats.nodes
     if proofs is not None:
-        ds.keep_proofs(proofs)
+        ds.keep_proofs(proofs, shared_proofs)
     try:
         result = _solve_draft(ds, first_picker, play, only_pick, exact_picks, play_nodes, cpu)
         if ds.proofs is not None:

@@ -284,6 +284,7 @@ def _solve_draft(task: Task) -> Row:
         progress=progress if hook is not None else None,
         proofs=task.proofs,
         threads=task.threads,
+        shared_proofs=_sibling_proofs(task.proofs),
     )
     if result.interrupted:  # Ctrl-C: not stored (see _solve_deal)
         raise KeyboardInterrupt
@@ -539,6 +540,18 @@ def proofs_path(folder: Path, task: Task) -> Path:
     ``k<K>-first<F>.proofs.jsonl``, or ``k<K>-first<F>-pick<C>.proofs.jsonl`` by first pick."""
     pick = "" if task.first_pick is None else f"-pick{task.first_pick}"
     return folder / f"k{task.hand_size}-first{task.first_picker}{pick}.proofs.jsonl"
+
+
+def _sibling_proofs(path: str | None) -> list[Path]:
+    """The other proofs files in the folder of a draft item's (those of the same draft are
+    read, the others passed over: :func:`solver.draft.proofs.read_shared`)."""
+    if path is None:
+        return []
+    own = Path(path)
+    try:
+        return sorted(p for p in own.parent.glob("*.proofs.jsonl") if p.name != own.name)
+    except OSError:
+        return []
 
 
 def cells_path(folder: Path, task: Task) -> Path:

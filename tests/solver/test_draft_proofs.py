@@ -221,3 +221,29 @@ def test_a_file_that_contradicts_the_search_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SolverError, match="contradicts what this search has proven"):
         solve_draft(2, 3, search=ds, play=False, proofs=path)
     assert ds.proofs is None  # (released)
+
+
+@pytest.mark.usefixtures("every_proof")
+def test_a_batchs_items_share_their_proofs(tmp_path: Path) -> None:
+    # one first pick of 2 x 4 solved with its file; another pick then reads that file too
+    f12, f11 = tmp_path / "pick12.proofs.jsonl", tmp_path / "pick11.proofs.jsonl"
+    other = tmp_path / "other.proofs.jsonl"  # another draft's file: passed over
+    solve_draft(2, 4, 1, core="python", only_pick=12, exact_picks=False, proofs=other)
+    solve_draft(2, 4, core="python", only_pick=12, exact_picks=False, proofs=f12)
+    alone = solve_draft(2, 4, core="python", only_pick=11, exact_picks=False)
+    shared = solve_draft(
+        2,
+        4,
+        core="python",
+        only_pick=11,
+        exact_picks=False,
+        proofs=f11,
+        shared_proofs=[f12, other, f11],
+    )
+    assert picks(shared) == picks(alone)
+    assert shared.leaves < alone.leaves, (shared.leaves, alone.leaves)
+    assert f12.read_text().count("\n") >= 2 and shared.proofs_read == 0  # (its own file: new)
+    broken = tmp_path / "broken.proofs.jsonl"
+    broken.write_text(f12.read_text().splitlines()[0] + "\nnot a proof\n")
+    with pytest.raises(SolverError, match="line 2 is not a proof"):
+        solve_draft(2, 4, core="python", only_pick=11, proofs=f11, shared_proofs=[broken])
