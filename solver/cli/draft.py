@@ -26,8 +26,7 @@ examples:
   take6 draft --players 3 --hand-size 2 --objective paranoid --player 3
   take6 draft --players 2 --hand-size 5 --time-limit 60
   take6 draft --players 2 --hand-size 8 --safety
-  take6 draft --players 2 --hand-size 7 --pick-values bounds --proofs draft7.jsonl \
-      --time-limit 600
+  take6 draft --players 2 --hand-size 7 --pick-values bounds --proofs d7.jsonl --time-limit 600
 """
 
 if TYPE_CHECKING:

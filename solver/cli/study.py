@@ -34,7 +34,7 @@ _DRAFTS_EXAMPLES = """examples:
   take6 study drafts --hand-size 1 2 3 --store study.sqlite
   take6 study drafts --hand-size 2 3 --players 3 --first-picker 1 --store study.sqlite \\
       --study drafts-3p
-  take6 study drafts --hand-size 8 --by-first-pick --pick-values bounds --workers 2 \
+  take6 study drafts --hand-size 8 --by-first-pick --pick-values bounds --threads 2 \\
       --store draft8.sqlite --proofs draft8-proofs"""
 
 _EXPORT_EXAMPLES = """examples:
