@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
     elif isinstance(result, DraftSafety):
         print_safety(result)
     else:
-        print_result(result)
+        print_result(result, args.proofs)
     # 0, or after Ctrl-C 130 and after SIGTERM 143, what was found so far printed first
     if not result.interrupted:
         return 0
@@ -269,8 +269,9 @@ def meaning(r: DraftResult) -> str:
     )
 
 
-def print_result(r: DraftResult) -> None:
-    """The text report: value, first picks, principal draft line, the play that follows."""
+def print_result(r: DraftResult, proofs: str | None = None) -> None:
+    """The text report: value, first picks, principal draft line, the play that follows
+    (``proofs``: the file the proofs were kept in, if any)."""
     from solver.api import fraction_text
 
     console = make_console()
@@ -288,6 +289,8 @@ def print_result(r: DraftResult) -> None:
             f"{'(interrupted)' if r.interrupted else 'within the time limit'}: "
             f"{fraction_text(r.lower)} <= value <= {fraction_text(r.upper)}"
         )
+        if proofs is not None:
+            console.print(f"what it proved is kept in {proofs}: the same command goes on from it")
     best = set(r.best_picks())
     picks = Table(title=f"first picks (player {r.first_picker + 1})", title_justify="left")
     picks.add_column("card", justify="right")
