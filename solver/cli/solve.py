@@ -36,6 +36,7 @@ from take6.text import plural
 
 if TYPE_CHECKING:
     from solver.api import Result, Turn
+    from solver.search import SearchLike
 
 
 def register(subparsers: Any) -> None:
@@ -279,7 +280,6 @@ def stop_on_terminate() -> Iterator[list[int]]:
 
 def run_solve(args: argparse.Namespace) -> int:
     from solver.api import solve
-    from solver.verify.certificate import write_certificate
 
     if args.against is not None:
         return run_against(args)
@@ -320,6 +320,7 @@ def run_solve(args: argparse.Namespace) -> int:
         print(
             f"take6: resuming from checkpoint {args.checkpoint} ({size:.1f} MiB)", file=sys.stderr
         )
+    started = time.monotonic()
     try:
         with stop_on_terminate() as terminated:
             result, search = solve(
@@ -340,6 +341,7 @@ def run_solve(args: argparse.Namespace) -> int:
     cert_nodes = None
     graph_size = None
     refused: list[str] = []
+    stopped_certificate = False  # Ctrl-C or SIGTERM while the certificate was built
     if not result.solved:
         why = "interrupted" if result.interrupted else "not solved within the limits"
         for flag, what in ((args.certificate, "certificate"), (args.graphml, "graph")):
@@ -347,8 +349,15 @@ def run_solve(args: argparse.Namespace) -> int:
                 refused.append(f"no {what}: the position was {why} ({position})")
     else:
         if args.certificate:
-            with file_errors("the certificate", args.certificate):
-                cert_nodes = write_certificate(search, args.certificate)
+            deadline = None if args.time_limit is None else started + args.time_limit
+            why_not = _write_certificate(
+                search, args.certificate, deadline, wanted(args.progress), started
+            )
+            if isinstance(why_not, int):
+                cert_nodes = why_not
+            else:
+                refused.append(why_not)
+                stopped_certificate = "interrupted" in why_not
         if args.graphml:
             from solver.graph import graph_from_search, write_graphml  # networkx when asked
 
@@ -373,7 +382,7 @@ def run_solve(args: argparse.Namespace) -> int:
             data["checkpoint"] = checkpoint_json(args.checkpoint, result)
         print(json.dumps(data))
     else:
-        _print_result(result, args.certificate, cert_nodes)
+        _print_result(result, args.certificate if cert_nodes is not None else None, cert_nodes)
         if args.checkpoint is not None:
             make_console(highlight=False).print(checkpoint_text(args.checkpoint, result))
         if graph_size is not None:
@@ -382,10 +391,48 @@ def run_solve(args: argparse.Namespace) -> int:
             )
     if refused:
         print(f"take6: error: {'; '.join(refused)}", file=sys.stderr)
-        return 2
+        return 130 if stopped_certificate else 2
     if not result.interrupted:
         return 0
     return 128 + signal.SIGTERM if terminated else 130
+
+
+class _OutOfTime(Exception):
+    """The time limit ran out while a certificate was being built."""
+
+
+def _write_certificate(
+    search: SearchLike, path: str, deadline: float | None, show: bool, started: float
+) -> int | str:
+    """Write the certificate of a solved search: its number of nodes, or why there is none (the
+    time limit ran out while it was built, or Ctrl-C or SIGTERM came: the solve's result is
+    printed all the same). A progress line counts the nodes claimed so far."""
+    from solver.verify.certificate import write_certificate
+
+    line = StatusLine() if show else None
+    claimed = [0]
+
+    def tick(n: int) -> None:
+        claimed[0] = n
+        now = time.monotonic()
+        if deadline is not None and now > deadline:
+            raise _OutOfTime
+        if line is not None:
+            line.show(now - started, f"writing the certificate: {_count(n)} nodes so far")
+
+    try:
+        with stop_on_terminate(), file_errors("the certificate", path):
+            return write_certificate(search, path, tick=tick)
+    except _OutOfTime:
+        return (
+            f"no certificate: the time limit ran out while it was built ({_count(claimed[0])} "
+            f"nodes so far; {path} not written)"
+        )
+    except KeyboardInterrupt:
+        return f"no certificate: interrupted while it was built ({path} not written)"
+    finally:
+        if line is not None:
+            line.close()
 
 
 def check_cells_file(path: str) -> None:

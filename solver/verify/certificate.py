@@ -23,6 +23,7 @@ checker).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -108,9 +109,16 @@ class _BoundWriter:
     ``small_hand``: positions of at most this many cards a hand get no node (version 3: the
     checker values them exactly, and an exact value meets every true bound)."""
 
-    def __init__(self, search: SearchLike, small_hand: int = 0) -> None:
+    def __init__(
+        self,
+        search: SearchLike,
+        small_hand: int = 0,
+        tick: Callable[[int], None] | None = None,
+    ) -> None:
         self.search = search
         self.small_hand = small_hand
+        self.tick = tick
+        self.calls = 0
         pr = search.problem
         self.root = Node.of(pr.position)
         self.weights = pr.weights
@@ -139,6 +147,9 @@ class _BoundWriter:
         """Make the certificate prove ``value >= target`` (``lower``) or ``<= target``."""
         if node.done or (len(node.hands[0]) <= self.small_hand and node != self.root):
             return  # (the root keeps its node, strategies and all, however small)
+        self.calls += 1
+        if self.tick is not None and self.calls & 1023 == 0:
+            self.tick(len(self.claims[0]) + len(self.claims[1]))
         static = self.static(node, lower)
         if (target <= static) if lower else (target >= static):
             return  # the checker's own static bound proves it
@@ -194,13 +205,17 @@ class _BoundWriter:
         self.need(node.after(turn, cards), req - payoff(pr, turn), lower)
 
 
-def build_bound_certificate(search: SearchLike, *, small: bool = True) -> dict[str, Any]:
+def build_bound_certificate(
+    search: SearchLike, *, small: bool = True, tick: Callable[[int], None] | None = None
+) -> dict[str, Any]:
     """The bounds certificate of a completed search: version 3 (the smallest positions left to
-    the checker), or with ``small=False`` version 2 (every claimed node written)."""
+    the checker), or with ``small=False`` version 2 (every claimed node written). ``tick(n)``
+    is called now and then with the number of claims made so far (it may raise to stop: a
+    progress line, a time limit)."""
     pr = search.problem
     root = Node.of(pr.position)
     small_hand = (2 if len(pr.max_side) == len(pr.min_side) == 1 else 1) if small else 0
-    w = _BoundWriter(search, small_hand)
+    w = _BoundWriter(search, small_hand, tick)
     value = Fraction(w.solution(root).value)
     w.need(root, value, True)
     w.need(root, value, False)
@@ -213,9 +228,16 @@ def build_bound_certificate(search: SearchLike, *, small: bool = True) -> dict[s
     return _document(search, SMALL_VERSION if small else BOUNDS_VERSION, value, nodes)
 
 
-def write_certificate(search: SearchLike, path: str | Path, *, bounds: bool = True) -> int:
+def write_certificate(
+    search: SearchLike,
+    path: str | Path,
+    *,
+    bounds: bool = True,
+    tick: Callable[[int], None] | None = None,
+) -> int:
     """Write the certificate (version 3, bounds; ``bounds=False``: version 1) to ``path``;
-    return the number of nodes in it."""
-    cert = build_bound_certificate(search) if bounds else build_certificate(search)
+    return the number of nodes in it. ``tick``: as for :func:`build_bound_certificate`
+    (version 3 only); nothing is written if it raises."""
+    cert = build_bound_certificate(search, tick=tick) if bounds else build_certificate(search)
     Path(path).write_text(json.dumps(cert, indent=None, separators=(",", ":")) + "\n")
     return len(cert["nodes"])

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from solver.search import SearchLike
 from take6.cli.main import main
 
 MIXED = "standard 1,13,15,25,30/21/32/3,5,8,20,39 2,12|10,27"
@@ -218,3 +219,50 @@ def test_graph_all_and_max_nodes(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "value 0" in out and "no graph" in err and "more than 5 nodes" in err
     assert main(["solve", pos, "--graph-all"]) == 2
     assert "go with --graphml" in capsys.readouterr().err
+
+
+def _solved_k6() -> tuple[SearchLike, str]:
+    import subprocess
+    import sys
+
+    from solver.api import solve
+    from take6.notation import parse_position
+
+    root = Path(__file__).resolve().parents[2]
+    text = subprocess.check_output(
+        [sys.executable, str(root / "bench" / "solve.py"), "--deal", "6", "0"], text=True
+    ).strip()
+    _, search = solve(parse_position(text), line=False)
+    return search, text
+
+
+def test_a_certificate_stopped_by_the_time_limit_is_not_written(tmp_path: Path) -> None:
+    import time
+
+    from solver.cli.solve import _write_certificate
+
+    search, _ = _solved_k6()
+    path = tmp_path / "c.json"
+    why = _write_certificate(search, str(path), time.monotonic() - 1, False, time.monotonic())
+    assert isinstance(why, str) and "the time limit ran out while it was built" in why
+    assert not path.exists()
+    nodes = _write_certificate(search, str(path), None, False, time.monotonic())
+    assert isinstance(nodes, int) and nodes > 1000 and path.exists()
+
+
+def test_ctrl_c_while_the_certificate_is_built_keeps_the_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from solver.verify import certificate
+
+    _, text = _solved_k6()
+
+    def interrupted(*args: object, **kwargs: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(certificate, "write_certificate", interrupted)
+    path = tmp_path / "c.json"
+    assert main(["solve", text, "--certificate", str(path), "--json"]) == 130
+    out, err = capsys.readouterr()
+    assert json.loads(out)["solved"] is True  # the value is printed all the same
+    assert "no certificate: interrupted while it was built" in err and not path.exists()
