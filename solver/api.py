@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from solver.errors import SolverError
 from solver.kernel import to_table
@@ -135,6 +136,36 @@ def int_text(n: int) -> str:
     half = n.bit_length() * 30103 // 200000
     hi, lo = divmod(n, 10**half)
     return int_text(hi) + int_text(lo).zfill(half)
+
+
+def open_proofs_file(path: str, where: str, *, readonly: bool = False) -> IO[str]:
+    """A JSON-lines file of proofs (a solve's cells, a draft's proofs) opened to be read, or
+    (not ``readonly``) to be appended to and locked, so that two runs cannot write it at once.
+    ``where`` names it in a :class:`SolverError` (``--cells FILE``)."""
+    try:
+        f = open(path, "r" if readonly else "a+", encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise SolverError(f"{where}: {e.strerror or e}") from None
+    if not readonly:
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.close()
+            raise SolverError(f"{where}: the file is in use by another run (locked)") from None
+    return f
+
+
+def whole_lines_text(f: IO[str], *, truncate: bool) -> str:
+    """The text of an open JSON-lines file up to its last newline: a last line cut short (the
+    process killed while writing it) is dropped, and with ``truncate`` cut from the file too."""
+    f.seek(0)
+    text = f.read()
+    whole = text.rfind("\n") + 1
+    if whole < len(text):
+        if truncate:
+            f.truncate(whole)
+        text = text[:whole]
+    return text
 
 
 def text_fraction(text: object) -> Fraction:

@@ -34,7 +34,6 @@ re-proven (the certificate checker is the independent check).
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import time
@@ -44,7 +43,16 @@ from fractions import Fraction
 from functools import partial
 from typing import IO, Any, TypeVar
 
-from solver.api import Result, fraction_text, make_search, marginals, peak_rss, text_fraction
+from solver.api import (
+    Result,
+    fraction_text,
+    make_search,
+    marginals,
+    open_proofs_file,
+    peak_rss,
+    text_fraction,
+    whole_lines_text,
+)
 from solver.errors import SolverError
 from solver.kernel import Hands, Table, to_table
 from solver.matrix import GameSolution, Num, solve_game
@@ -172,11 +180,7 @@ class CellFile:
         """Those seconds by leaf (the key of the position after the first turn)."""
         self.readonly = readonly
         want = header(problem)
-        try:
-            mode = "r" if readonly else "a+"
-            self._file: IO[str] = open(self.path, mode, encoding="utf-8")  # noqa: SIM115
-        except OSError as e:
-            raise SolverError(f"--cells {self.path}: {e.strerror or e}") from None
+        self._file: IO[str] = open_proofs_file(self.path, f"--cells {self.path}", readonly=readonly)
         if readonly:
             try:
                 self._read(want, keys)
@@ -184,27 +188,13 @@ class CellFile:
                 self.close()
             return
         try:
-            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._file.close()
-            raise SolverError(
-                f"--cells {self.path}: the file is in use by another run (locked)"
-            ) from None
-        try:
             self._read(want, keys)
         except BaseException:
             self.close()
             raise
 
     def _read(self, want: dict[str, Any], keys: set[str]) -> None:
-        f = self._file
-        f.seek(0)
-        text = f.read()
-        whole = text.rfind("\n") + 1
-        if whole < len(text):  # a line cut short by a kill: dropped, and the file made whole
-            if not self.readonly:
-                f.truncate(whole)
-            text = text[:whole]
+        text = whole_lines_text(self._file, truncate=not self.readonly)
         if not text:  # (new, or its first line cut short)
             if self.readonly:
                 raise SolverError(f"--cells {self.path}: the file is empty")

@@ -27,7 +27,6 @@ contradicting bounds are refused, but its bounds are not proven again.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import time
@@ -35,7 +34,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import IO, Any
 
-from solver.api import fraction_text, text_fraction
+from solver.api import fraction_text, open_proofs_file, text_fraction, whole_lines_text
 from solver.errors import SolverError
 from take6.text import excerpt
 
@@ -80,24 +79,14 @@ class DraftProofs:
         self.written = 0
         self._pending: list[str] = []
         self._flushed = time.monotonic()
-        try:
-            mode = "r" if readonly else "a+"
-            self._file: IO[str] = open(self.path, mode, encoding="utf-8")  # noqa: SIM115
-        except OSError as e:
-            raise SolverError(f"--proofs {excerpt(self.path)}: {e.strerror or e}") from None
+        where = f"--proofs {excerpt(self.path)}"
+        self._file: IO[str] = open_proofs_file(self.path, where, readonly=readonly)
         if readonly:
             try:
                 self._read(want)
             finally:
                 self._file.close()
             return
-        try:
-            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._file.close()
-            raise SolverError(
-                f"--proofs {excerpt(self.path)}: the file is in use by another run (locked)"
-            ) from None
         try:
             self._read(want)
         except BaseException:
@@ -106,14 +95,7 @@ class DraftProofs:
 
     # -- reading ---------------------------------------------------------------------------------
     def _read(self, want: dict[str, Any]) -> None:
-        f = self._file
-        f.seek(0)
-        text = f.read()
-        whole = text.rfind("\n") + 1
-        if whole < len(text):  # a line cut short by a kill: dropped, and the file made whole
-            if not self.readonly:
-                f.truncate(whole)
-            text = text[:whole]
+        text = whole_lines_text(self._file, truncate=not self.readonly)
         if not text:  # (new, or its first line cut short)
             if not self.readonly:
                 self._write_now(json.dumps(want, separators=(",", ":")))
@@ -195,20 +177,10 @@ class DraftProofs:
             if not isinstance(best, int) or isinstance(best, bool) or best < 0:
                 raise ValueError(best)
             masks = self._masks(got["n"])
-            old = self.nodes.get(masks)
-            if old is not None:
-                lo, hi = max(lo, old[0]), min(hi, old[1])
-                if lo > hi:
-                    raise _Contradiction
-            self.nodes[masks] = (lo, hi, best)
+            self.nodes[masks] = (*_meet(self.nodes.get(masks), lo, hi), best)
         else:
             masks = self._masks(got["l"])
-            old_leaf = self.leaves.get(masks)
-            if old_leaf is not None:
-                lo, hi = max(lo, old_leaf[0]), min(hi, old_leaf[1])
-                if lo > hi:
-                    raise _Contradiction
-            self.leaves[masks] = (lo, hi)
+            self.leaves[masks] = _meet(self.leaves.get(masks), lo, hi)
 
     # -- writing ---------------------------------------------------------------------------------
     def node(self, masks: Masks, lo: Any, hi: Any, best: int) -> None:
@@ -276,6 +248,19 @@ def read_shared(
     proven (``take6 study drafts --proofs``). Files of other drafts are passed over; a file of
     this draft that is not well formed is a :class:`~solver.errors.SolverError`."""
     return [DraftProofs(p, want, players, readonly=True) for p in paths if same_draft(p, want)]
+
+
+def _meet(
+    old: tuple[Fraction, Fraction] | tuple[Fraction, Fraction, int] | None,
+    lo: Fraction,
+    hi: Fraction,
+) -> tuple[Fraction, Fraction]:
+    """New bounds met with earlier ones (the first two of ``old``, if any)."""
+    if old is not None:
+        lo, hi = max(lo, old[0]), min(hi, old[1])
+        if lo > hi:
+            raise _Contradiction
+    return lo, hi
 
 
 class _Contradiction(Exception):

@@ -605,7 +605,7 @@ class DraftSearch:
         elif self.stopped:
             return self.static
         self._tick()
-        started = time.perf_counter()
+        started = time.perf_counter() if self.proofs is not None else 0.0
         p = self.picker(picked)
         order = self.high_first(masks)
         # The pick that last refuted a node of this depth next (a killer), after the table's.
@@ -697,7 +697,7 @@ class DraftSearch:
         for m in key:
             taken |= m
         table = to_table([[c] for c in _cards(self.full & ~taken)], self.heads)
-        started = time.perf_counter()
+        started = time.perf_counter() if self.proofs is not None else 0.0
         e = self.play.value(table, tuple(_cards(m) for m in key), alpha, beta)
         lo, hi = e.lo, e.hi
         if found is not None:
@@ -730,7 +730,7 @@ class DraftSearch:
             return got
         if self.stopped:
             return None
-        started = time.perf_counter()
+        started = time.perf_counter() if self.proofs is not None else 0.0
         if picked == self.total:
             self.stats.leaves += 1
             taken = 0

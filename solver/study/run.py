@@ -508,15 +508,7 @@ def cells_folder(cells: str | Path, study: Study, label: str) -> Path:
         raise StudyError(
             "a study by cells solves every deal to the end, resumably: give no node limit"
         )
-    root = Path(cells)
-    if root.exists() and not root.is_dir():
-        raise StudyError(f"--cells {excerpt(str(root))} is a file, not a folder")
-    folder = root / quote(label, safe="")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise StudyError(f"--cells {excerpt(str(root))}: {e.strerror or e}") from None
-    return folder
+    return _study_folder(cells, label, "--cells")
 
 
 def proofs_folder(proofs: str | Path, study: Study, label: str) -> Path:
@@ -524,14 +516,19 @@ def proofs_folder(proofs: str | Path, study: Study, label: str) -> Path:
     a :class:`StudyError` when the study is not of drafts or the folder cannot be made."""
     if not isinstance(study, DraftStudy):
         raise StudyError("proofs files are for draft studies (--cells keeps a deal's proofs)")
-    root = Path(proofs)
+    return _study_folder(proofs, label, "--proofs")
+
+
+def _study_folder(root_name: str | Path, label: str, flag: str) -> Path:
+    """``root/<study name>``, made when missing (``flag`` names the option in errors)."""
+    root = Path(root_name)
     if root.exists() and not root.is_dir():
-        raise StudyError(f"--proofs {excerpt(str(root))} is a file, not a folder")
+        raise StudyError(f"{flag} {excerpt(str(root))} is a file, not a folder")
     folder = root / quote(label, safe="")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise StudyError(f"--proofs {excerpt(str(root))}: {e.strerror or e}") from None
+        raise StudyError(f"{flag} {excerpt(str(root))}: {e.strerror or e}") from None
     return folder
 
 
