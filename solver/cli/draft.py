@@ -83,7 +83,8 @@ def register(subparsers: Any) -> None:
         "--memory",
         metavar="SIZE",
         help="the compiled core's transposition table budget, e.g. 512M or 4G (default: a "
-        "quarter of the machine's memory, at most 4G)",
+        "quarter of the machine's memory, at most 4G), and as much again for the draft's own "
+        "tables (past it, the entries nearest the drafted deals are dropped)",
     )
     p.add_argument(
         "--threads",
@@ -329,6 +330,11 @@ def print_result(r: DraftResult, proofs: str | None = None) -> None:
         f"play nodes {r.play_nodes}, {r.seconds:.3f} s; leaves solved by {core}{note}",
         style="dim",
     )
+    if r.dropped:
+        console.print(
+            f"{r.dropped} table entries dropped to keep within the memory budget (--memory)",
+            style="dim",
+        )
     if r.proofs_read or r.proofs_written:
         console.print(
             f"proofs file: {r.proofs_read} proofs read, {r.proofs_written} written", style="dim"

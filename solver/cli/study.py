@@ -229,7 +229,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--memory",
         metavar="SIZE",
         help="each worker's table budget on the compiled core, e.g. 2G (default: a quarter of "
-        "the machine's memory, at most 4G; a worker holds one table at a time)",
+        "the machine's memory, at most 4G; a worker holds one table at a time), and as much "
+        "again for a draft item's own tables",
     )
     add_progress_option(
         p,

@@ -31,7 +31,11 @@ The pieces:
 * **Transposition table** on the picked sets: the key is the tuple of each seat's picked cards
   as a bit mask (bit ``c - 1`` for card ``c``). The order of the picks does not matter, only
   who holds what; whose turn it is follows from the number of cards picked. Entries are bounds
-  plus the best pick found (tried first when the node is searched again).
+  plus the best pick found (tried first when the node is searched again). One dict per number
+  of cards picked, for the draft nodes and the safety answers (the leaves have their own): the
+  tables together hold at most a budget of entries (``memory``, :data:`ENTRY_BYTES` each), and
+  past it the entries nearest the leaves (the cheapest to find again), oldest first, are
+  dropped until a quarter of the budget is free. Dropping loses work, never a proof.
 * **Move ordering**: the table's best pick first, then the pick that last refuted a node with
   as many cards picked (a killer), then the high cards before the low ones.
 * **Aspiration**: each first pick is searched with the window ``(g - 1, g + 1)`` around the
@@ -57,6 +61,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import islice
 from typing import Any
 
 from solver.api import Turn, fraction_text, make_search, solve
@@ -64,6 +69,7 @@ from solver.draft.proofs import MIN_SECONDS, DraftProofs, header, read_shared
 from solver.errors import SolverError
 from solver.kernel import to_table
 from solver.matrix import Num
+from solver.native import default_memory
 from solver.problem import Objective, Problem, make_problem
 from solver.search import INF, Search
 from take6.cards import MAX_CARD
@@ -79,6 +85,15 @@ ROWS = 4
 
 Masks = tuple[int, ...]
 """Each seat's picked cards as a bit mask (bit ``c - 1`` stands for card ``c``)."""
+
+ENTRY_BYTES = 300
+"""What one entry of the draft's tables is counted as against their budget (``memory``): its
+key, bounds and dict slot. Measured as the growth of the process's resident size over the
+entries held, with a 16 MiB play table: about 205 bytes (3 players, k = 4, 246 k entries);
+the rest is headroom for a dict's growth and long fractions."""
+
+MIN_ENTRIES = 1 << 12
+"""The fewest entries a budget may allow (the tables' own minimum)."""
 
 
 class DraftError(SolverError):
@@ -113,6 +128,8 @@ class DraftStats:
     """Leaf queries answered by the leaf cache."""
     table_hits: int = 0
     """Draft nodes answered by the transposition table."""
+    dropped: int = 0
+    """Table entries dropped to keep within the memory budget."""
 
 
 @dataclass
@@ -143,6 +160,8 @@ class DraftResult:
     leaves: int = 0
     leaf_hits: int = 0
     play_nodes: int = 0
+    dropped: int = 0
+    """Entries of the draft's own tables dropped to keep within its memory budget."""
     interrupted: bool = False
     """Ctrl-C stopped the search (the bounds are proven; the compiled core's leaf searches
     catch Ctrl-C themselves, the Python search's raise it)."""
@@ -213,6 +232,7 @@ class DraftResult:
             "leaves": self.leaves,
             "leaf_hits": self.leaf_hits,
             "play_nodes": self.play_nodes,
+            "dropped": self.dropped,
             "core": self.core,
             "proofs_read": self.proofs_read,
             "proofs_written": self.proofs_written,
@@ -398,12 +418,16 @@ class DraftSearch:
         heads = sum(self.heads[c] for c in cards)
         w = self.problem.weights
         self.static: tuple[Num, Num] = (min(0, *w) * heads, max(0, *w) * heads)
-        self.table: dict[Masks, tuple[Num, Num, int]] = {}
+        self.tables: list[dict[Masks, tuple[Num, Num, int]]] = [{} for _ in range(self.total)]
+        """The draft nodes' bounds and best picks, by number of cards picked."""
         self.leaves: dict[Masks, tuple[Num, Num]] = {}
         # Safety (solver.search.safety): the seats whose safety bounds the value, and the answers
-        # found, by node and seat.
+        # found, by number of cards picked, node and seat.
         self.safety_seats = safety_bounds(self.problem)
-        self.safe_table: dict[tuple[Masks, int], bool] = {}
+        self.safe_tables: list[dict[tuple[Masks, int], bool]] = [{} for _ in range(self.total + 1)]
+        budget = default_memory() if memory is None else memory
+        self.capacity = max(MIN_ENTRIES, budget // ENTRY_BYTES)
+        """The most entries the draft's own tables hold together (:meth:`_make_room`)."""
         self.safe_refuters: dict[int, int] = {}
         self.value_refuters: dict[int, int] = {}
         """By number of cards picked: the pick that last refuted a node there (not the first
@@ -451,11 +475,12 @@ class DraftSearch:
         for masks, (flo, fhi, best) in proofs.nodes.items():
             lo: Num = flo
             hi: Num = fhi
-            old = self.table.get(masks)
+            table = self.tables[sum(m.bit_count() for m in masks)]
+            old = table.get(masks)
             if old is not None:
                 lo, hi = max(lo, old[0]), min(hi, old[1])
                 _agree(lo, hi, proofs.path)
-            self.table[masks] = (lo, hi, best)
+            table[masks] = (lo, hi, best)
         for key, (flo, fhi) in proofs.leaves.items():
             lo, hi = flo, fhi
             old_leaf = self.leaves.get(key)
@@ -464,9 +489,11 @@ class DraftSearch:
                 _agree(lo, hi, proofs.path)
             self.leaves[key] = (lo, hi)
         for got, safe in proofs.safe.items():
-            if self.safe_table.get(got, safe) != safe:
+            answers = self.safe_tables[sum(m.bit_count() for m in got[0])]
+            if answers.get(got, safe) != safe:
                 _agree(1, 0, proofs.path)
-            self.safe_table[got] = safe
+            answers[got] = safe
+        self._make_room()
 
     def close_proofs(self) -> None:
         """Write what waits for the proofs file and release it (nothing without one)."""
@@ -549,6 +576,11 @@ class DraftSearch:
         st.nodes += 1
         deadline = self.deadline
         if st.nodes & 255 == 0:
+            if (
+                len(self.leaves) + sum(map(len, self.tables)) + sum(map(len, self.safe_tables))
+                > self.capacity
+            ):
+                self._make_room()
             now = time.perf_counter()
             if deadline is not None and now > deadline:
                 self.stopped = True
@@ -557,6 +589,40 @@ class DraftSearch:
             if self.progress is not None and now - self.reported >= 0.5:
                 self.reported = now
                 self.report(now)
+
+    def table_at(self, masks: Masks) -> dict[Masks, tuple[Num, Num, int]]:
+        """The table of the draft nodes with as many cards picked as ``masks``."""
+        return self.tables[sum(m.bit_count() for m in masks)]
+
+    def _make_room(self) -> None:
+        """If the tables hold more than :attr:`capacity` entries, drop entries until a quarter
+        of it is free: those with the most cards picked first (the leaves, then the safety
+        answers and draft nodes one pick above them, and so on: the cheapest to find again),
+        the oldest first within a level. The first picks' entries (one card picked) and the
+        root's are kept whatever the budget."""
+        levels: list[dict[Any, Any]] = []
+        for picked in range(self.total, 1, -1):
+            if picked == self.total:
+                levels.append(self.leaves)
+            levels.append(self.safe_tables[picked])
+            if picked < self.total:
+                levels.append(self.tables[picked])
+        held = len(self.leaves) + sum(map(len, self.tables)) + sum(map(len, self.safe_tables))
+        excess = held - self.capacity * 3 // 4
+        if held <= self.capacity or excess <= 0:
+            return
+        for level in levels:
+            if excess <= 0:
+                break
+            n = min(excess, len(level))
+            if n == 0:
+                continue
+            # Rebuilt rather than deleted from, so the dict stays compact.
+            kept = dict(islice(level.items(), n, None))
+            level.clear()
+            level.update(kept)
+            excess -= n
+            self.stats.dropped += n
 
     def report(self, now: float | None = None, play_nodes: int | None = None) -> None:
         """Call the progress callback with the counters now (``play_nodes``: the play search's
@@ -590,13 +656,14 @@ class DraftSearch:
     def _value(self, masks: Masks, picked: int, alpha: Num, beta: Num) -> tuple[Num, Num]:
         if picked == self.total:
             return self._leaf(masks, alpha, beta)
-        found = self.table.get(masks)
+        table = self.tables[picked]
+        found = table.get(masks)
         hint = 0
-        if found is None and self.safe_table:
-            lo, hi = self.safety_bounds_at(masks)
+        if found is None and self.safe_tables[picked]:
+            lo, hi = self.safety_bounds_at(masks, picked)
             if (lo, hi) != self.static:
                 found = (lo, hi, 0)
-                self.table[masks] = found
+                table[masks] = found
         if found is not None:
             flo, fhi, hint = found
             if flo == fhi or fhi <= alpha or flo >= beta or self.stopped:
@@ -653,7 +720,7 @@ class DraftSearch:
         if found is not None:
             bl, bh = max(bl, found[0]), min(bh, found[1])
         bl, bh = max(bl, slo), min(bh, shi)
-        self.table[masks] = (bl, bh, best)
+        table[masks] = (bl, bh, best)
         proofs = self.proofs
         if (
             proofs is not None
@@ -682,8 +749,8 @@ class DraftSearch:
         if sign < 0:
             alpha, beta = -beta, -alpha
         found = self.leaves.get(key)
-        if found is None and self.safe_table:
-            lo, hi = self.safety_bounds_at(masks)
+        if found is None and self.safe_tables[self.total]:
+            lo, hi = self.safety_bounds_at(masks, self.total)
             if (lo, hi) != self.static:
                 found = (lo, hi) if sign > 0 else (-hi, -lo)
                 self.leaves[key] = found
@@ -725,7 +792,8 @@ class DraftSearch:
         return self._safe(masks, sum(m.bit_count() for m in masks), seat)
 
     def _safe(self, masks: Masks, picked: int, seat: int) -> bool | None:
-        got = self.safe_table.get((masks, seat))
+        answers = self.safe_tables[picked]
+        got = answers.get((masks, seat))
         if got is not None:
             return got
         if self.stopped:
@@ -763,17 +831,20 @@ class DraftSearch:
                     if not own:
                         self.safe_refuters[picked] = c
                     break
-        self.safe_table[masks, seat] = answer
+        answers[masks, seat] = answer
         if self.proofs is not None and time.perf_counter() - started >= MIN_SECONDS:
             self.proofs.safety(masks, seat, answer)
         return answer
 
-    def safety_bounds_at(self, masks: Masks) -> tuple[Num, Num]:
-        """Bounds on the value of ``masks`` from the safety answers found there (static bounds
-        where there are none)."""
+    def safety_bounds_at(self, masks: Masks, picked: int | None = None) -> tuple[Num, Num]:
+        """Bounds on the value of ``masks`` (``picked``: its number of cards picked, if known)
+        from the safety answers found there (static bounds where there are none)."""
+        if picked is None:
+            picked = sum(m.bit_count() for m in masks)
+        answers = self.safe_tables[picked]
         lo, hi = self.static
         for seat, side in self.safety_seats:
-            if self.safe_table.get((masks, seat)):
+            if answers.get((masks, seat)):
                 if side > 0:
                     lo = max(lo, 0)
                 else:
@@ -893,7 +964,8 @@ def solve_draft(
 
     Every first pick is valued exactly (each is searched to its exact value, with an
     aspiration window first); ``core`` picks the play solver of the leaves (``"auto"``: the
-    compiled core when built; ``memory`` its table budget); ``progress`` is called about twice a
+    compiled core when built; ``memory`` its table budget, and the budget of the draft's own
+    tables, :data:`ENTRY_BYTES` an entry); ``progress`` is called about twice a
     second (:data:`DraftProgress`). ``play`` also finds the principal draft line and the play
     that follows. With a ``time_limit`` (seconds, for the draft and the play solver together) the
     result may be unsolved, with proven bounds. Raises :class:`DraftError` for bad settings.
@@ -997,7 +1069,7 @@ def _solve_draft(
 
         def worse(c: int) -> bool:
             """Whether first pick ``c`` is proven strictly worse than ``best``."""
-            lo, hi = ds.table.get(children[c], (*ds.static, 0))[:2]
+            lo, hi = ds.tables[1].get(children[c], (*ds.static, 0))[:2]
             return best is not None and (hi < best if maximise else lo > best)
 
         def valued(c: int, v: Num | None) -> None:
@@ -1064,7 +1136,7 @@ def _solve_draft(
                 v = Fraction(exact[c])
                 picks.append(PickValue(c, v, v, v))
             else:
-                lo, hi = ds.table.get(children[c], (*ds.static, 0))[:2]
+                lo, hi = ds.tables[1].get(children[c], (*ds.static, 0))[:2]
                 safe_lo, safe_hi = ds.safety_bounds_at(children[c])
                 lo, hi = max(lo, safe_lo), min(hi, safe_hi)
                 picks.append(PickValue(c, None, Fraction(lo), Fraction(hi)))
@@ -1109,6 +1181,7 @@ def _solve_draft(
     result.leaves = ds.stats.leaves
     result.leaf_hits = ds.stats.leaf_hits
     result.play_nodes = ds.play.stats.nodes - play_nodes
+    result.dropped = ds.stats.dropped
     result.core, result.core_note = ds.core, ds.core_note
     result.interrupted = not result.solved and (
         ds.interrupted or bool(getattr(ds.play, "interrupted", False))

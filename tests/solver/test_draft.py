@@ -24,6 +24,8 @@ from solver import native
 from solver.api import solve
 from solver.baseline import baseline_value
 from solver.draft.solve import (
+    ENTRY_BYTES,
+    MIN_ENTRIES,
     DraftError,
     DraftSafety,
     DraftSearch,
@@ -614,3 +616,43 @@ def test_bad_thread_counts_are_refused(capsys: pytest.CaptureFixture[str]) -> No
     assert "--threads must be 1..64, got 0" in capsys.readouterr().err
     assert main(["draft", "--hand-size", "1", "--threads", "2", "--safety"]) == 2
     assert "does not apply to --safety" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("players", "k", "objective", "capacity"),
+    [(2, 4, "diff", 40), (2, 5, "diff", 300), (3, 2, "paranoid", 30)],
+)
+def test_a_draft_within_a_small_table_budget_gives_the_same_draft(
+    players: int, k: int, objective: str, capacity: int
+) -> None:
+    """The draft's own tables past their budget drop entries (the deepest, oldest first): the
+    draft then searches more, and finds the same values and the same principal line."""
+    full = solve_draft(players, k, 0, objective)
+    ds = DraftSearch(players, k, 0, objective)
+    ds.capacity = capacity  # (a budget in bytes allows at least MIN_ENTRIES)
+    held: list[int] = []
+    make_room = ds._make_room
+
+    def watched() -> None:
+        make_room()
+        held.append(len(ds.leaves) + sum(map(len, ds.tables)) + sum(map(len, ds.safe_tables)))
+
+    ds._make_room = watched  # type: ignore[method-assign]
+    small = solve_draft(players, k, 0, objective, search=ds)
+    assert small.dropped > 0 and full.dropped == 0
+    assert small.leaves > full.leaves  # the work dropped was done again
+    assert (small.value, small.line, small.play) == (full.value, full.line, full.play)
+    assert [(p.card, p.value) for p in small.picks] == [(p.card, p.value) for p in full.picks]
+    # Each time, down to three quarters of the budget, or to the first picks and the root
+    # alone, which are kept whatever the budget.
+    kept = len(ds.tables[0]) + len(ds.tables[1]) + len(ds.safe_tables[0]) + len(ds.safe_tables[1])
+    assert held and all(n <= max(capacity * 3 // 4, kept) for n in held)
+
+
+def test_the_table_budget_comes_from_the_memory_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    assert DraftSearch(2, 2, memory=3 << 30).capacity == (3 << 30) // ENTRY_BYTES
+    assert DraftSearch(2, 2, memory=1 << 16).capacity == MIN_ENTRIES
+    # 64 KiB: 4,096 entries, fewer than the k = 5 draft holds; the command says so.
+    assert main(["draft", "--hand-size", "5", "--memory", "64K", "--pick-values", "bounds"]) == 0
+    out = capsys.readouterr().out
+    assert "value 0" in out and "table entries dropped to keep within the memory budget" in out
