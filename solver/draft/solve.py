@@ -258,16 +258,31 @@ class DraftTick:
     seconds: float
     proofs: int | None = None
     """Proofs read from and written to the proofs file so far (None without one)."""
+    bounds: tuple[Fraction, Fraction] | None = None
+    """The draft value's proven bounds so far (of the one first pick valued, with
+    ``only_pick``); None before the first picks are set."""
 
     def text(self) -> str:
         """The counters in a few words (a progress line adds the clock)."""
         what = "bounded by safety" if self.phase == "safety" else "valued"
         kept = "" if self.proofs is None else f"  proofs {count(self.proofs)}"
+        proven = ""
+        if self.bounds is not None:
+            lo, hi = self.bounds
+            proven = (
+                f"  value {_short(lo)}" if lo == hi else f"  {_short(lo)} <= value <= {_short(hi)}"
+            )
         return (
-            f"first picks {what} {self.picks_done}/{self.picks}  draft nodes "
+            f"first picks {what} {self.picks_done}/{self.picks}{proven}  draft nodes "
             f"{count(self.nodes)}  leaves {count(self.leaves)}  play nodes "
             f"{count(self.play_nodes)}{kept}"
         )
+
+
+def _short(v: Fraction) -> str:
+    """A bound in a progress line: the fraction when short, else its decimal (4 places)."""
+    text = fraction_text(v)
+    return text if len(text) <= 9 else f"{float(v):.4f}"
 
 
 DraftProgress = Callable[[DraftTick], None]
@@ -440,6 +455,8 @@ class DraftSearch:
         """Ctrl-C stopped the draft's own search (the play search's is its ``interrupted``)."""
         self.proofs: DraftProofs | None = None
         """The file the proofs are kept in (:meth:`keep_proofs`), if any."""
+        self.firsts: tuple[int, ...] | None = None
+        """The first picks of the solve under way (its progress shows their bounds)."""
 
     # -- a file of proofs ------------------------------------------------------------------------
     def keep_proofs(
@@ -530,6 +547,7 @@ class DraftSearch:
         self.started = time.perf_counter()
         self.deadline = None
         self.picks_done = self.picks_total = 0
+        self.firsts = None
         self.phase = "safety"
         self.reported = 0.0
         self.play_nodes_start = self.play.stats.nodes
@@ -643,8 +661,24 @@ class DraftSearch:
                     played,
                     secs,
                     None if self.proofs is None else self.proofs.read_lines + self.proofs.written,
+                    None if self.firsts is None else self.value_bounds(self.firsts),
                 )
             )
+
+    def pick_bounds(self, card: int) -> tuple[Num, Num]:
+        """The bounds proven so far on the draft value after first pick ``card`` (its table
+        entry's, with what safety proved there)."""
+        child = self.child(self.root(), card)
+        lo, hi = self.tables[1].get(child, (*self.static, 0))[:2]
+        safe_lo, safe_hi = self.safety_bounds_at(child, 1)
+        return max(lo, safe_lo), min(hi, safe_hi)
+
+    def value_bounds(self, firsts: Sequence[int]) -> tuple[Fraction, Fraction]:
+        """The bounds proven so far on the value of the draft whose first picks are
+        ``firsts``: the first picker's best of each pick's lower bounds and upper bounds."""
+        pick = max if self.maximiser[self.first_picker] else min
+        each = [self.pick_bounds(c) for c in firsts]
+        return Fraction(pick(lo for lo, _ in each)), Fraction(pick(hi for _, hi in each))
 
     def value(self, masks: Masks, alpha: Num = -INF, beta: Num = INF) -> tuple[Num, Num]:
         """Bounds ``(lo, hi)`` on the draft value of ``masks`` for the window ``(alpha, beta)``:
@@ -1059,6 +1093,7 @@ def _solve_draft(
         root = ds.root()
         firsts = ds.pool(root) if only_pick is None else (only_pick,)
         ds.picks_total = len(firsts)
+        ds.firsts = firsts
         maximise = ds.maximiser[first_picker]
         sign = 1 if maximise else -1
         narrow = ds.windows[0]
@@ -1136,9 +1171,7 @@ def _solve_draft(
                 v = Fraction(exact[c])
                 picks.append(PickValue(c, v, v, v))
             else:
-                lo, hi = ds.tables[1].get(children[c], (*ds.static, 0))[:2]
-                safe_lo, safe_hi = ds.safety_bounds_at(children[c])
-                lo, hi = max(lo, safe_lo), min(hi, safe_hi)
+                lo, hi = ds.pick_bounds(c)
                 picks.append(PickValue(c, None, Fraction(lo), Fraction(hi)))
         pick = max if maximise else min
         lower = pick(p.lower for p in picks)

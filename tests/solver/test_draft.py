@@ -377,7 +377,7 @@ def test_cli_draft_says_which_core_ran(capsys: pytest.CaptureFixture[str]) -> No
 def test_progress_reports_first_picks_bounded_then_valued() -> None:
     calls: list[DraftTick] = []
     result = solve_draft(2, 4, progress=calls.append)
-    assert result.solved
+    assert result.solved and result.value is not None
     phases = [c.phase for c in calls]
     assert phases == sorted(phases, key=["safety", "values"].index) and set(phases) == {
         "safety",
@@ -391,6 +391,13 @@ def test_progress_reports_first_picks_bounded_then_valued() -> None:
         assert a.nodes <= b.nodes and a.leaves <= b.leaves and a.play_nodes <= b.play_nodes
         assert a.seconds <= b.seconds
     assert calls[-1].nodes <= result.nodes and 0 < calls[-1].play_nodes <= result.play_nodes
+    # The proven bounds only narrow, always hold the value, and are shown in the line.
+    bounds = [c.bounds for c in calls]
+    assert None not in bounds
+    for (lo0, hi0), (lo1, hi1) in itertools.pairwise(b for b in bounds if b is not None):
+        assert lo0 <= lo1 <= result.value <= hi1 <= hi0
+    assert bounds[0] != bounds[-1]  # (the static bounds at first)
+    assert " <= value <= " in calls[0].text()
 
 
 @pytest.mark.skipif(not native.AVAILABLE, reason="the compiled core is not built")
