@@ -92,6 +92,10 @@ key, bounds and dict slot. Measured as the growth of the process's resident size
 entries held, with a 16 MiB play table: about 205 bytes (3 players, k = 4, 246 k entries);
 the rest is headroom for a dict's growth and long fractions."""
 
+NARROW_TRIES = 4
+"""Narrow windows :meth:`DraftSearch.exact` tries, each at the bound the one before proved,
+before it widens the window."""
+
 MIN_ENTRIES = 1 << 12
 """The fewest entries a budget may allow (the tables' own minimum)."""
 
@@ -896,26 +900,29 @@ class DraftSearch:
     def exact(self, masks: Masks, guess: Num = 0) -> Num | None:
         """The exact value of ``masks`` (None if a limit stopped the search first).
 
-        Aspiration: searches with the narrow windows ``guess ± w`` for ``w`` in
-        :attr:`windows` first (exact when the value lies inside, and much cheaper), with the
-        full window only if they fail.
+        Aspiration: a narrow window ``guess ± w`` (``w`` the first of :attr:`windows`) first,
+        exact when the value lies inside and much cheaper; where it fails, narrow windows at
+        the fail-soft bound it returned (often the value itself, reached by the best pick
+        found: k = 7, first pick 9, a mixed value of 87 digits), up to :data:`NARROW_TRIES`
+        in all; then windows of the widths :attr:`windows` on the side it failed, from the
+        bound proven there; then the whole range the proven bounds leave.
         """
         narrow = self.windows[0]
-        lo, hi = self.value(masks, guess - narrow, guess + narrow)
-        if lo != hi and not self.stopped:
-            # Failed: the fail-soft bound on the side it failed (an upper bound after a fail
-            # low) is often the value itself, reached by the best pick found; a narrow window
-            # at it proves that (k = 7, first pick 9: a mixed value of 87 digits).
-            bound = hi if hi <= guess - narrow else lo
-            if -INF < bound < INF:
-                lo, hi = self.value(masks, bound - narrow, bound + narrow)
-        if lo != hi and not self.stopped:
-            for width in self.windows[1:]:
-                lo, hi = self.value(masks, guess - width, guess + width)
-                if lo == hi or self.stopped:
-                    break
-            else:
-                lo, hi = self.value(masks)
+        at = guess
+        high = True
+        for _ in range(NARROW_TRIES):
+            lo, hi = self.value(masks, at - narrow, at + narrow)
+            if lo == hi or self.stopped:
+                return lo if lo == hi else None
+            high = lo >= at + narrow
+            at = lo if high else hi  # (finite: the static bounds clip every result)
+        for width in self.windows[1:]:  # the value lies at or above lo (high), or at or below hi
+            lo, hi = self.value(
+                masks, *((lo - narrow, lo + width) if high else (hi - width, hi + narrow))
+            )
+            if lo == hi or self.stopped:
+                return lo if lo == hi else None
+        lo, hi = self.value(masks, lo - narrow, hi + narrow)
         return lo if lo == hi else None
 
     def principal_line(self) -> list[DraftPick]:
@@ -1142,18 +1149,27 @@ def _solve_draft(
                     break
                 ds.picks_done += 1
                 ds.report()
-            # Picks failed against a guess that the best value later passed the other way are
-            # valued exactly (rare: only when the first exact values found are below the guess).
-            # One pick alone without exact values keeps its bounds against the guess 0.
+            # The picks that failed on the better side of the guess (every pick, where the
+            # draft is not worth 0: 3 players from k = 4), one at a time, the most promising
+            # first (the best bound for the first picker), each tested with a narrow window at
+            # the best value so far and valued exactly only when better: a good value found
+            # early makes the others fail cheaply against it. One pick alone without exact
+            # values keeps its bounds against the guess 0.
             lone = only_pick is not None and not exact_picks
             while not ds.stopped and not lone:
                 open_ = [c for c in reversed(firsts) if c not in exact and not worse(c)]
                 if not open_:
                     break
-                for c in open_:
-                    valued(c, ds.exact(children[c], guess))
-                    if ds.stopped:
-                        break
+                c = max(open_, key=lambda c: sign * ds.pick_bounds(c)[1 if maximise else 0])
+                child = children[c]
+                if best is not None:
+                    lo, hi = ds.value(child, best - narrow, best + narrow)
+                    if lo == hi:
+                        valued(c, lo)
+                        continue
+                    if (hi <= best - narrow) if maximise else (lo >= best + narrow):
+                        continue  # worse: its bounds show it
+                valued(c, ds.exact(child, guess))
             # Then, unless only the draft's value is wanted, every other pick's exact value.
             if exact_picks:
                 for c in reversed(firsts):
