@@ -55,6 +55,7 @@ The pieces:
 from __future__ import annotations
 
 import gc
+import math
 import os
 import time
 import weakref
@@ -92,7 +93,7 @@ key, bounds and dict slot. Measured as the growth of the process's resident size
 entries held, with a 16 MiB play table: about 205 bytes (3 players, k = 4, 246 k entries);
 the rest is headroom for a dict's growth and long fractions."""
 
-NARROW_TRIES = 4
+NARROW_TRIES = 2
 """Narrow windows :meth:`DraftSearch.exact` tries, each at the bound the one before proved,
 before it widens the window."""
 
@@ -905,7 +906,7 @@ class DraftSearch:
         the fail-soft bound it returned (often the value itself, reached by the best pick
         found: k = 7, first pick 9, a mixed value of 87 digits), up to :data:`NARROW_TRIES`
         in all; then windows of the widths :attr:`windows` on the side it failed, from the
-        bound proven there; then the whole range the proven bounds leave.
+        bound proven there to a whole number; then the whole range the proven bounds leave.
         """
         narrow = self.windows[0]
         at = guess
@@ -916,9 +917,17 @@ class DraftSearch:
                 return lo if lo == hi else None
             high = lo >= at + narrow
             at = lo if high else hi  # (finite: the static bounds clip every result)
-        for width in self.windows[1:]:  # the value lies at or above lo (high), or at or below hi
+        for width in self.windows[1:]:
+            # The value lies at or above lo (high), or at or below hi: a window from there to
+            # a whole number of heads, where the leaves' values cut (3 players, k = 3: a third
+            # fewer play nodes than a window of the same width from the bound).
             lo, hi = self.value(
-                masks, *((lo - narrow, lo + width) if high else (hi - width, hi + narrow))
+                masks,
+                *(
+                    (lo - narrow, math.floor(lo) + width)
+                    if high
+                    else (math.ceil(hi) - width, hi + narrow)
+                ),
             )
             if lo == hi or self.stopped:
                 return lo if lo == hi else None

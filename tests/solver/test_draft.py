@@ -199,6 +199,25 @@ def test_window_contract() -> None:
     assert lo == hi == solve_draft(2, 2).value
 
 
+@pytest.mark.parametrize(("players", "k"), [(2, 4), (3, 3)])
+def test_exact_finds_each_value_from_any_guess(players: int, k: int) -> None:
+    """The aspiration driver (narrow windows at each fail-soft bound, then wider ones from the
+    bound proven, then the proven range) finds each first pick's value whether the guess is
+    far below it, far above it or on it, on a fresh search and on one that knows bounds."""
+    objective = "diff" if players == 2 else "paranoid"
+    exact = {p.card: p.value for p in solve_draft(players, k, 0, objective).picks}
+    # (2 x 4: card 1 is worth -1, the others 0; 3 x 3: 0, 1, 12/13 and 1920/2171)
+    assert len(set(exact.values())) >= (2 if players == 2 else 4)
+    # One pick of each value (the lowest card worth it).
+    picks = {v: c for c, v in sorted(exact.items(), reverse=True)}
+    shared = DraftSearch(players, k, 0, objective)
+    for guess in (Fraction(-7), Fraction(0), Fraction(5, 3), Fraction(30)):
+        for v, c in picks.items():
+            fresh = (DraftSearch(players, k, 0, objective),) if guess == 30 else ()
+            for ds in (*fresh, shared):
+                assert ds.exact(ds.child(ds.root(), c), guess) == v, (c, guess)
+
+
 def test_principal_line_and_play() -> None:
     r = solve_draft(2, 3, first_picker=1)
     assert r.solved and r.value is not None and r.position is not None
