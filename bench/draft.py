@@ -13,6 +13,12 @@ time, its proven bounds are printed instead (and larger k are skipped).
     python bench/draft.py --k 6 --pick-values bounds --threads 2
     python bench/draft.py --k 6 --pick-values bounds --resume-after 8
 
+``--entry-bytes S`` measures what an entry of the draft's own tables costs in memory (the
+figure behind ``solver.draft.solve.ENTRY_BYTES``): the 3-player k = 4 draft for S seconds with a
+16 MiB play table, the growth of the resident size over the entries held.
+
+    python bench/draft.py --entry-bytes 90
+
 ``--resume-after S`` measures the proofs file (``take6 draft --proofs``): for each k, one run
 through, then a run stopped after S seconds and a second run that goes on from its file, and
 the time of the two against the one.
@@ -21,15 +27,17 @@ the time of the two against the one.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.api import fraction_text
-from solver.draft.solve import DraftResult, solve_draft
+from solver.draft.solve import ENTRY_BYTES, DraftResult, DraftSearch, _solve_draft, solve_draft
 
 
 def bench(
@@ -97,6 +105,28 @@ def resume(ks: list[int], after: float, exact_picks: bool, threads: int) -> None
         )
 
 
+def entry_bytes(seconds: float) -> None:
+    """The resident size the draft's tables add per entry (3 players, k = 4, ``seconds``)."""
+
+    def resident() -> int:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    ds = DraftSearch(3, 4, 0, "paranoid", 0, time_limit=seconds, memory=16 << 20)
+    before = resident()
+    ds.capacity = 1 << 40  # (no budget: every entry kept)
+    # (the solve's own steps, so that the search keeps its time limit: a search passed to
+    # solve_draft takes none)
+    r = _solve_draft(ds, 0, False, None, False, ds.play.stats.nodes, time.process_time())
+    held = len(ds.leaves) + sum(map(len, ds.tables)) + sum(map(len, ds.safe_tables))
+    grown = resident() - before
+    print(
+        f"3 players, k = 4, {r.seconds:.0f} s: {held} entries, resident size +{grown / 2**20:.0f}"
+        f" MiB (play table 16 MiB at most): {(grown - (16 << 20)) / held:.0f} to "
+        f"{grown / held:.0f} bytes an entry (the budget counts {ENTRY_BYTES})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", type=int, nargs="*", help="hand sizes (default 1..5)")
@@ -119,8 +149,17 @@ def main() -> None:
         metavar="S",
         help="measure a run stopped after S seconds and resumed from its proofs file instead",
     )
+    ap.add_argument(
+        "--entry-bytes",
+        type=float,
+        metavar="S",
+        help="measure what an entry of the draft's tables costs in memory, over S seconds",
+    )
     args = ap.parse_args()
     exact = args.pick_values == "exact"
+    if args.entry_bytes is not None:
+        entry_bytes(args.entry_bytes)
+        return
     if args.resume_after is not None:
         resume(args.k or [5], args.resume_after, exact, args.threads)
         return
