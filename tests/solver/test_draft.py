@@ -682,3 +682,50 @@ def test_the_table_budget_comes_from_the_memory_budget(capsys: pytest.CaptureFix
     assert main(["draft", "--hand-size", "5", "--memory", "64K", "--pick-values", "bounds"]) == 0
     out = capsys.readouterr().out
     assert "value 0" in out and "table entries dropped to keep within the memory budget" in out
+
+
+class _Shifted(DraftSearch):
+    """A draft whose every drafted deal is worth ``shift`` more than its play: the draft value
+    shifts by as much, so a draft worth 0 becomes one where every first pick fails the first
+    pass's guess of 0 (safety, which proves values of 0, is left out)."""
+
+    shift = Fraction(3, 2)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.safety_seats = []
+        self.static = (self.static[0] + self.shift, self.static[1] + self.shift)
+
+    def _leaf(self, masks: tuple[int, ...], alpha: Num, beta: Num) -> tuple[Num, Num]:
+        lo, hi = super()._leaf(masks, alpha - self.shift, beta - self.shift)
+        return lo + self.shift, hi + self.shift
+
+
+@pytest.mark.parametrize(("players", "k", "objective"), [(3, 2, "paranoid"), (2, 4, "diff")])
+def test_a_draft_not_worth_0_is_valued_one_pick_at_a_time(
+    players: int, k: int, objective: str
+) -> None:
+    """Where every first pick fails the guess of 0 on the better side of the first picker's
+    (here seat 1 on the min side under paranoid: the draft is worth 3/2 more than it is), the
+    picks are valued one at a time, each tested at the best value so far: the draft's value
+    and its optimal picks are the plain draft's, shifted."""
+    plain = solve_draft(players, k, 0, objective, exact_picks=False, play=False)
+    assert plain.value is not None
+    shifted = solve_draft(
+        players,
+        k,
+        0,
+        objective,
+        search=_Shifted(players, k, 0, objective),
+        exact_picks=False,
+        play=False,
+    )
+    assert shifted.value == plain.value + _Shifted.shift
+    best = {p.card for p in plain.picks if p.value == plain.value}
+    assert {p.card for p in shifted.picks if p.value == shifted.value} == best
+    assert len(best) < len(shifted.picks)
+    for p in shifted.picks:  # every other pick proven worse, and not valued exactly
+        if p.card not in best:
+            assert p.value is None, p
+            worse = p.lower > shifted.value if objective == "paranoid" else p.upper < shifted.value
+            assert worse, p
