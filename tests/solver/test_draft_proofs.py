@@ -249,16 +249,29 @@ def test_a_batchs_items_share_their_proofs(tmp_path: Path) -> None:
         solve_draft(2, 4, core="python", only_pick=11, proofs=f11, shared_proofs=[broken])
 
 
-def test_the_carried_k8_draft_proofs_are_of_that_draft() -> None:
-    # data/draft8/: the 2-player k = 8 draft's proofs, carried from session to session (its
-    # README); they must read back under the current rules and header, bounds in order.
-    path = ROOT / "data" / "draft8" / "draft8.proofs.jsonl"
-    want = proofs_module.header(2, 8, 0, "diff", 0, rules_to_json(draft_rules(2, 8, 0)))
-    got = proofs_module.DraftProofs(path, want, 2, readonly=True)
+@pytest.mark.parametrize(
+    ("path", "players", "k", "objective", "heads"),
+    [
+        ("draft8/draft8.proofs.jsonl", 2, 8, "diff", 30),
+        ("draft3k4/draft3k4.proofs.jsonl", 3, 4, "paranoid", 24),
+    ],
+)
+def test_the_carried_draft_proofs_are_of_their_drafts(
+    path: str, players: int, k: int, objective: str, heads: int
+) -> None:
+    # data/draft8/ and data/draft3k4/: the 2-player k = 8 and 3-player k = 4 drafts' proofs,
+    # carried from session to session (their READMEs); they must read back under the current
+    # rules and header, bounds in order.
+    want = proofs_module.header(
+        players, k, 0, objective, 0, rules_to_json(draft_rules(players, k, 0))
+    )
+    got = proofs_module.DraftProofs(ROOT / "data" / path, want, players, readonly=True)
     assert got.read_lines > 10_000 and got.written == 0
     assert got.leaves and got.nodes and got.safe
-    full = (1 << 20) - 1
+    full = (1 << (players * k + 4)) - 1
     for masks in [*got.nodes, *got.leaves, *(m for m, _ in got.safe)]:
-        assert masks[0] & masks[1] == 0 and (masks[0] | masks[1]) & ~full == 0
+        assert sum(m.bit_count() for m in masks) == sum(masks).bit_count()  # disjoint
+        assert sum(masks) & ~full == 0
+    low = -heads if objective == "diff" else 0  # (the deck's heads; paranoid: one seat's)
     for lo, hi in [*(v[:2] for v in got.nodes.values()), *got.leaves.values()]:
-        assert -30 <= lo <= hi <= 30  # (the 20 cards carry 30 heads)
+        assert low <= lo <= hi <= heads
