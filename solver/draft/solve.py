@@ -613,10 +613,6 @@ class DraftSearch:
                 self.reported = now
                 self.report(now)
 
-    def table_at(self, masks: Masks) -> dict[Masks, tuple[Num, Num, int]]:
-        """The table of the draft nodes with as many cards picked as ``masks``."""
-        return self.tables[sum(m.bit_count() for m in masks)]
-
     def _make_room(self) -> None:
         """If the tables hold more than :attr:`capacity` entries, drop entries until a quarter
         of it is free: those with the most cards picked first (the leaves, then the safety
@@ -919,8 +915,8 @@ class DraftSearch:
             at = lo if high else hi  # (finite: the static bounds clip every result)
         for width in self.windows[1:]:
             # The value lies at or above lo (high), or at or below hi: a window from there to
-            # a whole number of heads, where the leaves' values cut (3 players, k = 3: a third
-            # fewer play nodes than a window of the same width from the bound).
+            # a whole number of heads, where the leaves' values cut (3 players, k = 3, guess 0:
+            # 14% fewer play nodes than a window of the same width from the bound).
             lo, hi = self.value(
                 masks,
                 *(
