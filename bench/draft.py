@@ -118,7 +118,7 @@ def entry_bytes(seconds: float) -> None:
     # (the solve's own steps, so that the search keeps its time limit: a search passed to
     # solve_draft takes none)
     r = _solve_draft(ds, 0, False, None, False, ds.play.stats.nodes, time.process_time())
-    held = len(ds.leaves) + sum(map(len, ds.tables)) + sum(map(len, ds.safe_tables))
+    held = ds.held()
     grown = resident() - before
     print(
         f"3 players, k = 4, {r.seconds:.0f} s: {held} entries, resident size +{grown / 2**20:.0f}"

@@ -599,10 +599,7 @@ class DraftSearch:
         st.nodes += 1
         deadline = self.deadline
         if st.nodes & 255 == 0:
-            if (
-                len(self.leaves) + sum(map(len, self.tables)) + sum(map(len, self.safe_tables))
-                > self.capacity
-            ):
+            if self.held() > self.capacity:
                 self._make_room()
             now = time.perf_counter()
             if deadline is not None and now > deadline:
@@ -612,6 +609,10 @@ class DraftSearch:
             if self.progress is not None and now - self.reported >= 0.5:
                 self.reported = now
                 self.report(now)
+
+    def held(self) -> int:
+        """The entries the draft's own tables hold (draft nodes, drafted deals, safety)."""
+        return len(self.leaves) + sum(map(len, self.tables)) + sum(map(len, self.safe_tables))
 
     def _make_room(self) -> None:
         """If the tables hold more than :attr:`capacity` entries, drop entries until a quarter
@@ -626,10 +627,10 @@ class DraftSearch:
             levels.append(self.safe_tables[picked])
             if picked < self.total:
                 levels.append(self.tables[picked])
-        held = len(self.leaves) + sum(map(len, self.tables)) + sum(map(len, self.safe_tables))
-        excess = held - self.capacity * 3 // 4
-        if held <= self.capacity or excess <= 0:
+        held = self.held()
+        if held <= self.capacity:
             return
+        excess = held - self.capacity * 3 // 4
         for level in levels:
             if excess <= 0:
                 break
