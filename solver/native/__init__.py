@@ -359,7 +359,9 @@ class NativeSearch:
         of thousands of digits, passed back in as a bound by a caller such as the draft) is
         rounded outward, down for alpha and ``up`` for beta, to a multiple of 2^-32 (past INF to
         INF): a wider window gives the same answer for the original one."""
-        f = Fraction(v)
+        if type(v) is int and -_FIT < v < _FIT:
+            return v, 1  # (the common case: a whole number of heads)
+        f = v if type(v) is Fraction else Fraction(v)
         if abs(f.numerator) < _FIT and f.denominator < _FIT:
             return f.numerator, f.denominator
         if abs(f) >= INF:

@@ -199,6 +199,44 @@ def test_window_contract() -> None:
     assert lo == hi == solve_draft(2, 2).value
 
 
+@pytest.mark.parametrize(("players", "k"), [(2, 3), (3, 2)])
+def test_a_pick_the_tables_show_to_cut_is_found(players: int, k: int) -> None:
+    """The enhanced transposition cutoff: ``_cached_cut`` names the first pick (in the order
+    given) whose child the tables bound at or above ``b`` in the picker's view, from the
+    drafted deals' table at the last pick (under their canonical keys) and from the draft
+    nodes' tables above, and 0 when none does."""
+    objective = "diff" if players == 2 else "paranoid"
+    ds = DraftSearch(players, k, 0, objective)
+    ds.value(ds.root(), -INF, INF)  # fills the tables
+    checked = 0
+    for picked in range(ds.total):
+        for masks in list(ds.tables[picked]):
+            p = ds.picker(picked)
+            maxi = ds.maximiser[p]
+            order = ds.high_first(masks)
+            before, mine, after = masks[:p], masks[p], masks[p + 1 :]
+            # The picker's view of each child's bounds, straight from the tables.
+            views = {}
+            for c in order:
+                child = (*before, mine | 1 << (c - 1), *after)
+                if picked + 1 == ds.total:
+                    key, sign = ds.leaf_key(child)
+                    got = ds.leaves.get(key)
+                    got = None if got is None else (got if sign > 0 else (-got[1], -got[0]))
+                else:
+                    entry = ds.tables[picked + 1].get(child)
+                    got = None if entry is None else entry[:2]
+                if got is not None:
+                    views[c] = got[0] if maxi else -got[1]
+            for b in sorted(set(views.values())):
+                want = next(c for c in order if c in views and views[c] >= b)
+                assert ds._cached_cut(before, mine, after, order, picked + 1, maxi, b) == want
+                checked += 1
+            top = max(views.values(), default=0) + 1
+            assert ds._cached_cut(before, mine, after, order, picked + 1, maxi, top) == 0
+    assert checked > 10
+
+
 @pytest.mark.parametrize(("players", "k"), [(2, 4), (3, 3)])
 def test_exact_finds_each_value_from_any_guess(players: int, k: int) -> None:
     """The aspiration driver (narrow windows at each fail-soft bound, then wider ones from the
