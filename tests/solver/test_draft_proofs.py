@@ -275,3 +275,20 @@ def test_the_carried_draft_proofs_are_of_their_drafts(
     low = -heads if objective == "diff" else 0  # (the deck's heads; paranoid: one seat's)
     for lo, hi in [*(v[:2] for v in got.nodes.values()), *got.leaves.values()]:
         assert low <= lo <= hi <= heads
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="the compiled core is not built")
+def test_the_carried_3_player_k4_proofs_prove_its_value(tmp_path: Path) -> None:
+    """data/draft3k4/ is the 3-player k = 4 draft solved (session 44): read back on a copy (a
+    run appends), it proves the value 3 with first pick 16 alone optimal, and what the file says
+    of the other picks, in seconds (about 2 hours of search went into it)."""
+    from fractions import Fraction
+
+    copy = tmp_path / "d.proofs.jsonl"
+    copy.write_bytes((ROOT / "data" / "draft3k4" / "draft3k4.proofs.jsonl").read_bytes())
+    got = solve_draft(3, 4, objective="paranoid", exact_picks=False, proofs=copy, memory=1 << 30)
+    assert got.solved and got.value == 3 and got.best_picks() == [16]
+    by_card = {p.card: p for p in got.picks}
+    assert by_card[3].value == Fraction(88, 23) and by_card[12].value == Fraction(53, 14)
+    assert all(p.lower > 3 for p in got.picks if p.card != 16)
+    assert got.proofs_read > 300_000 and got.nodes < 100_000
