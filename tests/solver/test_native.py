@@ -275,9 +275,9 @@ def test_window_ends_too_long_for_the_core_are_widened_outward() -> None:
     assert NativeSearch._q(Fraction(-(10**30), 7)) == (-(10**9), 1)
     assert NativeSearch._q(Fraction(1, 3)) == (1, 3)
     # Whole numbers take a short path: the same ends as their fractions, huge ones included.
-    for v in (0, 7, -3, 10**30, -(10**30), (1 << 62) - 1, 1 << 62):
+    for whole in (0, 7, -3, 10**30, -(10**30), (1 << 62) - 1, 1 << 62):
         for up in (False, True):
-            assert NativeSearch._q(v, up) == NativeSearch._q(Fraction(v), up)
+            assert NativeSearch._q(whole, up) == NativeSearch._q(Fraction(whole), up)
     pos = Position.create("logik", [[1], [2], [3], [4]], [[5, 8, 11], [6, 7, 9]], deck=11)
     problem = make_problem(pos, "diff", 0)
     table, hands = position_table(problem)
