@@ -250,20 +250,22 @@ def test_a_batchs_items_share_their_proofs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "players", "k", "objective", "heads"),
+    ("path", "players", "k", "objective", "heads", "first"),
     [
-        ("draft8/draft8.proofs.jsonl", 2, 8, "diff", 30),
-        ("draft3k4/draft3k4.proofs.jsonl", 3, 4, "paranoid", 24),
+        ("draft8/draft8.proofs.jsonl", 2, 8, "diff", 30, 0),
+        ("draft3k4/draft3k4.proofs.jsonl", 3, 4, "paranoid", 24, 0),
+        ("draft3k4/draft3k4-picker3.proofs.jsonl", 3, 4, "paranoid", 24, 2),
+        ("draft3k4/draft3k4-picker2.proofs.jsonl", 3, 4, "paranoid", 24, 1),
     ],
 )
 def test_the_carried_draft_proofs_are_of_their_drafts(
-    path: str, players: int, k: int, objective: str, heads: int
+    path: str, players: int, k: int, objective: str, heads: int, first: int
 ) -> None:
     # data/draft8/ and data/draft3k4/: the 2-player k = 8 and 3-player k = 4 drafts' proofs,
     # carried from session to session (their READMEs); they must read back under the current
     # rules and header, bounds in order.
     want = proofs_module.header(
-        players, k, 0, objective, 0, rules_to_json(draft_rules(players, k, 0))
+        players, k, first, objective, 0, rules_to_json(draft_rules(players, k, first))
     )
     got = proofs_module.DraftProofs(ROOT / "data" / path, want, players, readonly=True)
     assert got.read_lines > 10_000 and got.written == 0
