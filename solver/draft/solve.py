@@ -730,14 +730,16 @@ class DraftSearch:
         # negated, so one loop serves both sides.
         maxi = self.maximiser[p]
         a, b = (alpha, beta) if maxi else (-beta, -alpha)
-        # A pick whose node the tables already show to cut goes first (an enhanced
-        # transposition cutoff: drafts reach one node by many orders of picks).
-        cut = self._cached_cut(before, mine, after, order, picked + 1, maxi, b)
-        if cut:
-            order.remove(cut)
-            order.insert(0, cut)
-        best = order[0]
         unsearched = shi if maxi else -slo  # what picks not searched may still reach
+        # A pick whose node the tables already show to cut goes first (an enhanced
+        # transposition cutoff: drafts reach one node by many orders of picks); none can
+        # where the window reaches past the static bounds (the full window of an exact value).
+        if b <= unsearched:
+            cut = self._cached_cut(before, mine, after, order, picked + 1, maxi, b)
+            if cut:
+                order.remove(cut)
+                order.insert(0, cut)
+        best = order[0]
         bl: Num = -INF
         bh: Num = -INF
         for k, c in enumerate(order):
