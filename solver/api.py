@@ -206,10 +206,13 @@ def make_search(
     checkpoint: str | None = None,
     checkpoint_every: float | None = None,
     checkpoint_depth: int | None = None,
+    killers: bool = True,
 ) -> tuple[SearchLike, str]:
     """The search for ``problem`` on the chosen core, and a note saying why the Python search
     runs when the compiled core was wanted ('' otherwise). Raises :class:`SolverError` when
-    ``core="native"`` cannot run (not built, or the position is beyond it)."""
+    ``core="native"`` cannot run (not built, or the position is beyond it). ``killers`` is
+    the compiled core's move-ordering switch (:class:`solver.native.NativeSearch`; the Python
+    search has none)."""
     from solver import native
 
     if core not in CORES:
@@ -230,6 +233,7 @@ def make_search(
                         checkpoint=checkpoint,
                         checkpoint_every=checkpoint_every or CHECKPOINT_EVERY,
                         checkpoint_depth=depth,
+                        killers=killers,
                     ),
                     "",
                 )

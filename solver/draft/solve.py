@@ -36,8 +36,11 @@ The pieces:
   tables together hold at most a budget of entries (``memory``, :data:`ENTRY_BYTES` each), and
   past it the entries nearest the leaves (the cheapest to find again), oldest first, are
   dropped until a quarter of the budget is free. Dropping loses work, never a proof.
-* **Move ordering**: the table's best pick first, then the pick that last refuted a node with
-  as many cards picked (a killer), then the high cards before the low ones.
+* **Move ordering**: the table's best pick first, then (under ``paranoid``) the pick that last
+  refuted a node with as many cards picked (a killer), then the high cards before the low
+  ones; a pick whose node the tables already show to cut goes before all of them. Killers,
+  here and in the compiled core's leaf searches, pay under ``paranoid`` and cost under
+  ``diff`` (measured, :attr:`DraftSearch.killers`).
 * **Aspiration**: each first pick is searched with the window ``(g - 1, g + 1)`` around the
   value ``g`` of the pick before (0 at first), and again with the full window only if that
   fails; the principal line checks each pick with the window around the node's value.
@@ -370,7 +373,10 @@ class DraftSearch:
         memory: int | None = None,
         progress: DraftProgress | None = None,
         threads: int = 1,
+        killers: bool | None = None,
     ) -> None:
+        """``killers``: move ordering by killers (None: as measured best for the objective,
+        see :attr:`killers`); only the order of the search changes, never a value."""
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
             raise DraftError(f"threads must be 1..64, got {threads!r}")
         self.rules = draft_rules(players, hand_size, first_picker)
@@ -409,6 +415,12 @@ class DraftSearch:
             shown = player + 1 if isinstance(player, int) else player
             raise DraftError(f"player must be a seat 1..{players}, got {shown!r} {where}")
         self.problem = make_problem(sample, obj, player)
+        # Killers (the draft's killer pick, the compiled core's killer cards) are measured to
+        # pay under paranoid and to cost under diff, whose drafts are worth 0 and are searched
+        # with windows at 0 (docs/solver.md, session 45): 3 x 4, the node after picks 16, 1, 2,
+        # 128.6 k draft nodes and 111 M play nodes with the killer pick, 265 k and 188 M without;
+        # 2 x 7, 1.22 M and 609 M with it, 1.06 M and 399 M without.
+        self.killers = obj is not Objective.DIFF if killers is None else killers
         # The leaves are searched by one search object on the chosen core (the compiled one
         # when built), whose table every leaf shares.
         # The compiled core calls back during a long leaf search too, so that the progress
@@ -432,6 +444,7 @@ class DraftSearch:
             memory=memory,
             threads=threads,
             progress=leaf_progress,
+            killers=self.killers,
         )
         self.play_nodes_start = self.play.stats.nodes
         self.core = "python" if isinstance(self.play, Search) else "native"
@@ -715,8 +728,9 @@ class DraftSearch:
         started = time.perf_counter() if self.proofs is not None else 0.0
         p = self.picker(picked)
         order = self.high_first(masks)
-        # The pick that last refuted a node of this depth next (a killer), after the table's.
-        killer = self.value_refuters.get(picked)
+        # The pick that last refuted a node of this depth next (a killer, under paranoid),
+        # after the table's.
+        killer = self.value_refuters.get(picked) if self.killers else None
         if killer and killer != hint and killer in order:
             order.remove(killer)
             order.insert(0, killer)

@@ -234,10 +234,15 @@ class NativeSearch:
         checkpoint_every: float = CHECKPOINT_EVERY,
         progress_every: float | None = None,
         checkpoint_depth: int = CHECKPOINT_DEPTH,
+        killers: bool = True,
     ) -> None:
         """``progress`` is called about every ``progress_every`` seconds (from the main
         thread, between nodes). A checkpoint keeps the entries of positions of at least
-        ``checkpoint_depth`` cards a hand (see :data:`CHECKPOINT_DEPTH`)."""
+        ``checkpoint_depth`` cards a hand (see :data:`CHECKPOINT_DEPTH`). ``killers``: where
+        the table has no hint, try first each side's best card at the last position of as many
+        cards a hand, carried from search to search (a solve by cells, whose leaves share one
+        root); off for searches of unrelated deals (the draft's leaves), where they cost nodes.
+        Only the order of the search changes, never a value."""
         if _core is None:
             raise SolverError(_REASON)
         if checkpoint_every <= 0:
@@ -251,6 +256,7 @@ class NativeSearch:
         self.problem = problem
         self.memory = memory
         self.threads = max(1, threads)
+        self.killers = killers
         heads = _heads(rules)
         try:
             self.core = _core.Search(
@@ -307,6 +313,7 @@ class NativeSearch:
             checkpoint=None if self.checkpoint is None else os.fsencode(self.checkpoint),
             checkpoint_every=self.checkpoint_every,
             checkpoint_depth=self.checkpoint_depth,
+            killers=self.killers,
         )
 
     def resume(self, path: str | os.PathLike[str]) -> tuple[int, int]:

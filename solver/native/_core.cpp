@@ -1399,8 +1399,11 @@ struct Shared {
     // no hint for a position (the first row and column of its stage game). Shared by every
     // thread and kept from one search to the next: the leaf searches of a solve by cells
     // start at positions the table has never seen, and a sibling's best cards are a good first
-    // guess there (a race between threads only changes an order, never a value).
+    // guess there (a race between threads only changes an order, never a value). Off
+    // (configure(killers=False)) for a caller whose searches are of unrelated deals, such as
+    // the draft's leaves, where another deal's best cards are a poor guess.
     std::atomic<int> killer_max[34] = {}, killer_min[34] = {};
+    bool killers = true;
     u64 node_limit = 0;  // 0: none
     double deadline = 0;  // 0: none (seconds on the steady clock)
 };
@@ -1939,7 +1942,7 @@ class Searcher {
             }
         }
         if (r.lo == r.hi) ++c_exact[std::min(32, depth)];
-        if (e.b.hi_i >= 0 && e.b.hi_j >= 0) {  // the killer cards of this size (expand's rows)
+        if (S.killers && e.b.hi_i >= 0 && e.b.hi_j >= 0) {  // this size's killer cards
             const int dd = std::min(32, depth);
             const Frame& F = frames[dd];  // (as expand indexes its work space)
             if (C.nmax == 1)
@@ -2202,7 +2205,7 @@ class Searcher {
         order_c.resize(n);
         for (int i = 0; i < m; ++i) order_r[i] = i;
         for (int j = 0; j < n; ++j) order_c[j] = j;
-        if (!prev || prev->hi_i < 0) {  // no hint from the table: the killer cards first
+        if (S.killers && (!prev || prev->hi_i < 0)) {  // no hint: the killer cards first
             auto killer_first = [](std::vector<int>& order, const std::vector<int>& acts,
                                    int card) {
                 for (size_t i = 0; i < order.size(); ++i)
@@ -3745,7 +3748,8 @@ PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
     SearchObject* self = reinterpret_cast<SearchObject*>(o);
     if (busy(self)) return nullptr;
     static const char* names[] = {"time_limit", "node_limit", "progress", "every", "threads",
-                                  "checkpoint", "checkpoint_every", "checkpoint_depth", nullptr};
+                                  "checkpoint", "checkpoint_every", "checkpoint_depth",
+                                  "killers", nullptr};
     double time_limit = 0;
     unsigned long long node_limit = 0;
     PyObject* progress = Py_None;
@@ -3754,9 +3758,10 @@ PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
     PyObject* ckpt = Py_None;
     double ckpt_every = 0;
     int ckpt_depth = 2;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|dKOdiOdi", const_cast<char**>(names), &time_limit,
-                                     &node_limit, &progress, &every, &threads, &ckpt, &ckpt_every,
-                                     &ckpt_depth))
+    int killers = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|dKOdiOdip", const_cast<char**>(names),
+                                     &time_limit, &node_limit, &progress, &every, &threads, &ckpt,
+                                     &ckpt_every, &ckpt_depth, &killers))
         return nullptr;
     if (ckpt != Py_None && !PyBytes_Check(ckpt)) {
         PyErr_SetString(PyExc_TypeError, "checkpoint is a path as bytes, or None");
@@ -3772,6 +3777,9 @@ PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
     S.deadline = time_limit > 0 ? now_s() + time_limit : 0;
     S.node_limit = node_limit;
     S.stopped.store(false);
+    S.killers = killers != 0;
+    if (!S.killers)  // (none left over for a later search that turns them back on)
+        for (int d = 0; d < 34; ++d) S.killer_max[d].store(0), S.killer_min[d].store(0);
     Py_INCREF(progress);
     Py_XDECREF(self->progress);
     self->progress = progress;

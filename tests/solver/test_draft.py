@@ -256,6 +256,26 @@ def test_exact_finds_each_value_from_any_guess(players: int, k: int) -> None:
                 assert ds.exact(ds.child(ds.root(), c), guess) == v, (c, guess)
 
 
+@pytest.mark.parametrize(("players", "k"), [(2, 4), (3, 3)])
+def test_killers_change_the_order_of_the_search_not_its_values(players: int, k: int) -> None:
+    """Killers (the killer pick, and the compiled core's killer cards in the leaves) are on by
+    default under paranoid and off under diff (measured); either way each first pick gets the
+    same value, and the switch is live: the searches differ in nodes."""
+    objective = "diff" if players == 2 else "paranoid"
+    default = DraftSearch(players, k, 0, objective)
+    assert default.killers is (objective == "paranoid")
+    flipped = DraftSearch(players, k, 0, objective, killers=not default.killers)
+    for ds in (default, flipped):
+        if isinstance(ds.play, native.NativeSearch):
+            assert ds.play.killers is ds.killers
+    # (3 x 3: picks worth 0 and 1920/2171; 2 x 4: every pick)
+    for c in (5, 6) if players == 3 else range(1, 2 * k + 5):
+        a, b = (ds.exact(ds.child(ds.root(), c)) for ds in (default, flipped))
+        assert a == b, c
+    counts = [(ds.stats.nodes, ds.play.stats.nodes) for ds in (default, flipped)]
+    assert counts[0] != counts[1]
+
+
 def test_principal_line_and_play() -> None:
     r = solve_draft(2, 3, first_picker=1)
     assert r.solved and r.value is not None and r.position is not None

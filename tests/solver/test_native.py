@@ -532,6 +532,32 @@ def test_killer_cards_carried_from_one_search_to_the_next_keep_values() -> None:
             assert got.lo == got.hi == fresh.lo == fresh.hi, str(pos)
 
 
+def test_killer_cards_off_keep_values_and_stay_off_when_limits_are_reset() -> None:
+    # killers=False (the draft's leaves: searches of unrelated deals) changes only the order:
+    # the same values as with them. The switch is live (one thread, so node counts are
+    # deterministic: the two orders search different numbers of nodes over these deals), and
+    # it survives a reconfiguration (release_limits), which sets the limits again.
+    rng = random.Random(20261208)
+    problem = make_problem(random_position(rng, "logik", 2, 5, 60), "diff", 0)
+    on = native.NativeSearch(problem, memory=MEMORY)
+    off = native.NativeSearch(problem, memory=MEMORY, killers=False)
+    off_reset = native.NativeSearch(problem, memory=MEMORY, killers=False)
+    nodes: dict[str, list[int]] = {"on": [], "off": [], "off_reset": []}
+    for _ in range(8):
+        pos = random_position(rng, "logik", 2, 5, 60)
+        table, hands = position_table(make_problem(pos, "diff", 0))
+        values = []
+        for name, search in (("on", on), ("off", off), ("off_reset", off_reset)):
+            before = search.stats.nodes
+            values.append(search.value(table, hands))
+            nodes[name].append(search.stats.nodes - before)
+        off_reset.release_limits()
+        assert values[0].lo == values[0].hi == values[1].lo == values[1].hi == values[2].lo
+        assert values[2].lo == values[2].hi, str(pos)
+    assert nodes["off"] == nodes["off_reset"]
+    assert nodes["on"] != nodes["off"]
+
+
 def test_two_threads_stopped_deep_in_the_tree_keep_proven_bounds() -> None:
     # A node limit stops both threads wherever they are (inside each other's loops too): the
     # bounds hold the value and are not exact.
