@@ -9,7 +9,7 @@ time, its proven bounds are printed instead (and larger k are skipped).
     python bench/draft.py                      # k = 1..4, and 5 within 300 s
     python bench/draft.py --max-seconds 60 --repeats 5
     python bench/draft.py --k 6 --max-seconds 3000
-    python bench/draft.py --k 7 --pick-values bounds --max-seconds 1800   # 13.6 min, value 0
+    python bench/draft.py --k 7 --pick-values bounds --max-seconds 1800   # 13-21 min, value 0
     python bench/draft.py --k 6 --pick-values bounds --threads 2
     python bench/draft.py --k 6 --pick-values bounds --resume-after 8
 
