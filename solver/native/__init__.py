@@ -241,8 +241,9 @@ class NativeSearch:
         ``checkpoint_depth`` cards a hand (see :data:`CHECKPOINT_DEPTH`). ``killers``: where
         the table has no hint, try first each side's best card at the last position of as many
         cards a hand, carried from search to search (a solve by cells, whose leaves share one
-        root); off for searches of unrelated deals (the draft's leaves), where they cost nodes.
-        Only the order of the search changes, never a value."""
+        root). The draft turns them off for its 2-player leaves (unrelated deals, searched with
+        windows at 0), where they were measured to cost nodes. Only the order of the search
+        changes, never a value."""
         if _core is None:
             raise SolverError(_REASON)
         if checkpoint_every <= 0:

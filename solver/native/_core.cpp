@@ -1400,8 +1400,8 @@ struct Shared {
     // thread and kept from one search to the next: the leaf searches of a solve by cells
     // start at positions the table has never seen, and a sibling's best cards are a good first
     // guess there (a race between threads only changes an order, never a value). Off
-    // (configure(killers=False)) for a caller whose searches are of unrelated deals, such as
-    // the draft's leaves, where another deal's best cards are a poor guess.
+    // (configure(killers=False)) where they were measured to cost: the 2-player draft's
+    // leaves, unrelated deals searched with windows at 0.
     std::atomic<int> killer_max[34] = {}, killer_min[34] = {};
     bool killers = true;
     u64 node_limit = 0;  // 0: none
