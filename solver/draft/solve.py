@@ -415,11 +415,9 @@ class DraftSearch:
             shown = player + 1 if isinstance(player, int) else player
             raise DraftError(f"player must be a seat 1..{players}, got {shown!r} {where}")
         self.problem = make_problem(sample, obj, player)
-        # Killers (the draft's killer pick, the compiled core's killer cards) are measured to
-        # pay under paranoid and to cost under diff, whose drafts are worth 0 and are searched
-        # with windows at 0 (docs/solver.md, session 45): 3 x 4, the node after picks 16, 1, 2,
-        # 128.6 k draft nodes and 111 M play nodes with the killer pick, 265 k and 188 M without;
-        # 2 x 7, 1.22 M and 609 M with it, 1.06 M and 399 M without.
+        # Killers (the killer pick, the core's killer cards): measured to pay under paranoid
+        # and to cost under diff (2 x 7: 394 M play nodes without, 609 M with; docs/solver.md,
+        # session 45).
         self.killers = obj is not Objective.DIFF if killers is None else killers
         # The leaves are searched by one search object on the chosen core (the compiled one
         # when built), whose table every leaf shares.

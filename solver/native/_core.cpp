@@ -3758,11 +3758,13 @@ PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
     PyObject* ckpt = Py_None;
     double ckpt_every = 0;
     int ckpt_depth = 2;
-    int killers = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|dKOdiOdip", const_cast<char**>(names),
+    PyObject* killers = nullptr;  // (omitted: as it was)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|dKOdiOdiO", const_cast<char**>(names),
                                      &time_limit, &node_limit, &progress, &every, &threads, &ckpt,
                                      &ckpt_every, &ckpt_depth, &killers))
         return nullptr;
+    const int on = killers == nullptr ? -1 : PyObject_IsTrue(killers);
+    if (killers != nullptr && on < 0) return nullptr;
     if (ckpt != Py_None && !PyBytes_Check(ckpt)) {
         PyErr_SetString(PyExc_TypeError, "checkpoint is a path as bytes, or None");
         return nullptr;
@@ -3777,9 +3779,11 @@ PyObject* search_configure(PyObject* o, PyObject* args, PyObject* kw) {
     S.deadline = time_limit > 0 ? now_s() + time_limit : 0;
     S.node_limit = node_limit;
     S.stopped.store(false);
-    S.killers = killers != 0;
-    if (!S.killers)  // (none left over for a later search that turns them back on)
-        for (int d = 0; d < 34; ++d) S.killer_max[d].store(0), S.killer_min[d].store(0);
+    if (on >= 0) {
+        S.killers = on != 0;
+        if (!S.killers)  // (none left over for a later search that turns them back on)
+            for (int d = 0; d < 34; ++d) S.killer_max[d].store(0), S.killer_min[d].store(0);
+    }
     Py_INCREF(progress);
     Py_XDECREF(self->progress);
     self->progress = progress;
